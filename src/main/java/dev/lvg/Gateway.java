@@ -1,0 +1,106 @@
+package dev.lvg;
+
+import dev.lvg.config.GatewayConfig;
+import dev.lvg.db.Database;
+import dev.lvg.db.EmbeddedDatabase;
+import dev.lvg.db.Migrations;
+import dev.lvg.http.ApiVerticle;
+import dev.lvg.management.ManagementVerticle;
+import dev.lvg.metrics.GatewayMetrics;
+import dev.lvg.overload.InFlightLimit;
+import dev.lvg.tenancy.TenantDirectory;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.ThreadingModel;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.micrometer.Label;
+import io.vertx.micrometer.MicrometerMetricsFactory;
+import io.vertx.micrometer.MicrometerMetricsOptions;
+import io.vertx.sqlclient.Pool;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running gateway: its database (embedded or external), its Vert.x instance, the API verticles
+ * (one per event loop) and the management verticle. Starting blocks the calling thread until the
+ * gateway serves or has failed; it is never called on an event loop.
+ */
+public final class Gateway implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
+  private static final long START_TIMEOUT_SECONDS = 120;
+
+  private final EmbeddedDatabase embedded;
+  private final Vertx vertx;
+  private final Pool pool;
+
+  private Gateway(EmbeddedDatabase embedded, Vertx vertx, Pool pool) {
+    this.embedded = embedded;
+    this.vertx = vertx;
+    this.pool = pool;
+  }
+
+  public static Gateway start(GatewayConfig config) {
+    List<Migrations.Migration> migrations = Migrations.load();
+    EmbeddedDatabase embedded = config.embeddedDatabase() ? EmbeddedDatabase.start(config.dataDir()) : null;
+    String url = embedded != null ? embedded.url() : config.dbUrl();
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    Vertx vertx = Vertx.builder()
+        .with(new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions()
+            .setEnabled(true)
+            .setJvmMetricsEnabled(true)
+            .setLabels(EnumSet.of(Label.HTTP_METHOD, Label.HTTP_CODE, Label.HTTP_ROUTE, Label.POOL_TYPE,
+                Label.POOL_NAME))))
+        .withMetrics(new MicrometerMetricsFactory(registry))
+        .build();
+    Pool pool = Database.pool(vertx, url, "lvg", config.dbPoolSize(), config.dbQueueSize(), config.httpInstances());
+    Gateway gateway = new Gateway(embedded, vertx, pool);
+    try {
+      gateway.deploy(config, registry, migrations).toCompletionStage().toCompletableFuture()
+          .get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      gateway.close();
+      Throwable cause = e instanceof java.util.concurrent.ExecutionException ? e.getCause() : e;
+      throw new IllegalStateException(cause.getMessage() == null ? cause.toString() : cause.getMessage(), cause);
+    }
+    LOG.info("serving the API on {}:{} and management on {}:{} ({} event-loop verticles, {} database)",
+        config.host(), config.port(), config.host(), config.managementPort(), config.httpInstances(),
+        embedded != null ? "embedded" : "external");
+    return gateway;
+  }
+
+  private Future<?> deploy(GatewayConfig config, PrometheusMeterRegistry registry, List<Migrations.Migration> migrations) {
+    TenantDirectory tenants = new TenantDirectory(pool);
+    GatewayMetrics metrics = new GatewayMetrics(registry);
+    InFlightLimit inFlight = new InFlightLimit(config.maxInFlight());
+    return Migrations.apply(pool, migrations)
+        .onSuccess(applied -> LOG.info("database schema ready ({} migrations applied now)", applied))
+        .compose(applied -> config.bootstrapTenant() == null
+            ? Future.succeededFuture()
+            : tenants.ensureTenantWithKey(config.bootstrapTenant(), config.bootstrapApiKey())
+                .onSuccess(tenant -> LOG.info("bootstrap tenant '{}' ready", tenant.name())))
+        .compose(bootstrapped -> vertx.deployVerticle(
+            () -> new ApiVerticle(config, pool, tenants, inFlight, metrics),
+            new DeploymentOptions().setInstances(config.httpInstances()).setThreadingModel(ThreadingModel.EVENT_LOOP)))
+        .compose(deployed -> vertx.deployVerticle(
+            new ManagementVerticle(config.host(), config.managementPort(), pool, registry)));
+  }
+
+  /** Stops serving, lets requests in progress finish, closes the pool and stops an embedded database. */
+  @Override
+  public void close() {
+    try {
+      vertx.close().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      LOG.warn("Vert.x did not close cleanly: {}", e.toString());
+    }
+    if (embedded != null) {
+      embedded.close();
+    }
+  }
+}

@@ -1,0 +1,25 @@
+package dev.lvg;
+
+import dev.lvg.config.ConfigException;
+import dev.lvg.config.GatewayConfig;
+
+/** {@code java -jar lance-version-gateway.jar}: start, serve until SIGTERM, stop cleanly. */
+public final class Main {
+  private Main() {}
+
+  public static void main(String[] args) {
+    Gateway gateway;
+    try {
+      gateway = Gateway.start(GatewayConfig.load(System.getenv()));
+    } catch (ConfigException e) {
+      System.err.println("lance-version-gateway: configuration error: " + e.getMessage());
+      System.exit(2);
+      return;
+    } catch (RuntimeException e) {
+      System.err.println("lance-version-gateway: failed to start: " + e.getMessage());
+      System.exit(1);
+      return;
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(gateway::close, "lvg-shutdown"));
+  }
+}

@@ -1,0 +1,160 @@
+package dev.lvg.config;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * Every setting of the gateway, read once at start-up from {@code conf/gateway.properties} (or the
+ * file named by {@code LVG_CONFIG}) and overridden by {@code LVG_*} environment variables of the
+ * same name.
+ */
+public record GatewayConfig(
+    String host,
+    int port,
+    int managementPort,
+    int httpInstances,
+    String dbUrl,
+    int dbPoolSize,
+    int dbQueueSize,
+    Path dataDir,
+    String storageRoot,
+    String bootstrapTenant,
+    String bootstrapApiKey,
+    long maxBodyBytes,
+    int maxInFlight,
+    int listDefaultLimit,
+    int listMaxLimit) {
+
+  public static final String CONFIG_FILE_VARIABLE = "LVG_CONFIG";
+  public static final String DEFAULT_CONFIG_FILE = "conf/gateway.properties";
+
+  /** True when no external database is configured and the gateway runs its own. */
+  public boolean embeddedDatabase() {
+    return dbUrl == null;
+  }
+
+  /** Loads the config file named by the environment (if any) and applies the environment on top. */
+  public static GatewayConfig load(Map<String, String> environment) {
+    Map<String, String> settings = new HashMap<>();
+    String file = environment.get(CONFIG_FILE_VARIABLE);
+    Path path = Path.of(file == null || file.isBlank() ? DEFAULT_CONFIG_FILE : file);
+    if (Files.isRegularFile(path)) {
+      settings.putAll(readProperties(path));
+    } else if (file != null && !file.isBlank()) {
+      throw new ConfigException(CONFIG_FILE_VARIABLE + ": no such file " + path);
+    }
+    environment.forEach((key, value) -> {
+      if (key.startsWith("LVG_")) {
+        settings.put(key, value);
+      }
+    });
+    return fromSettings(settings);
+  }
+
+  /** Builds and validates the config from {@code LVG_*} keys; absent keys take their defaults. */
+  public static GatewayConfig fromSettings(Map<String, String> settings) {
+    Settings s = new Settings(settings);
+    Path dataDir = Path.of(s.string("LVG_DATA_DIR", "./data")).toAbsolutePath().normalize();
+    String storageRoot = s.string("LVG_STORAGE_ROOT", "file://" + dataDir.resolve("tables"));
+    validateStorageRoot(storageRoot);
+    String dbUrl = s.string("LVG_DB_URL", "");
+    if (!dbUrl.isEmpty() && !dbUrl.startsWith("postgresql://") && !dbUrl.startsWith("postgres://")) {
+      throw new ConfigException("LVG_DB_URL must look like postgresql://user:pass@host:port/db");
+    }
+    String tenant = s.string("LVG_BOOTSTRAP_TENANT", "");
+    String apiKey = s.string("LVG_BOOTSTRAP_API_KEY", "");
+    if (tenant.isEmpty() != apiKey.isEmpty()) {
+      throw new ConfigException("LVG_BOOTSTRAP_TENANT and LVG_BOOTSTRAP_API_KEY must be set together");
+    }
+    int listDefault = s.integer("LVG_LIST_DEFAULT_LIMIT", 100, 1, 100_000);
+    int listMax = s.integer("LVG_LIST_MAX_LIMIT", 1000, 1, 100_000);
+    if (listDefault > listMax) {
+      throw new ConfigException("LVG_LIST_DEFAULT_LIMIT must not exceed LVG_LIST_MAX_LIMIT");
+    }
+    return new GatewayConfig(
+        s.string("LVG_HOST", "0.0.0.0"),
+        s.integer("LVG_PORT", 2333, 0, 65535),
+        s.integer("LVG_MANAGEMENT_PORT", 2334, 0, 65535),
+        s.integer("LVG_HTTP_INSTANCES", Runtime.getRuntime().availableProcessors(), 1, 256),
+        dbUrl.isEmpty() ? null : dbUrl,
+        s.integer("LVG_DB_POOL_SIZE", 16, 1, 1000),
+        s.integer("LVG_DB_QUEUE_SIZE", 4096, 1, 1_000_000),
+        dataDir,
+        stripTrailingSlash(storageRoot),
+        tenant.isEmpty() ? null : tenant,
+        apiKey.isEmpty() ? null : apiKey,
+        s.integer("LVG_MAX_BODY_BYTES", 1_048_576, 1024, 64 * 1_048_576),
+        s.integer("LVG_MAX_IN_FLIGHT", 4096, 1, 1_000_000),
+        listDefault,
+        listMax);
+  }
+
+  private static void validateStorageRoot(String root) {
+    URI uri;
+    try {
+      uri = URI.create(root);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException("LVG_STORAGE_ROOT is not a URI: " + root);
+    }
+    if (uri.getScheme() == null) {
+      throw new ConfigException("LVG_STORAGE_ROOT needs a scheme such as file:// or s3://: " + root);
+    }
+    if ("file".equals(uri.getScheme()) && (uri.getPath() == null || !uri.getPath().startsWith("/"))) {
+      throw new ConfigException("LVG_STORAGE_ROOT file:// root must be an absolute path: " + root);
+    }
+  }
+
+  private static String stripTrailingSlash(String value) {
+    String result = value;
+    while (result.endsWith("/") && !result.endsWith("://")) {
+      result = result.substring(0, result.length() - 1);
+    }
+    return result;
+  }
+
+  private static Map<String, String> readProperties(Path path) {
+    Properties properties = new Properties();
+    try (Reader reader = Files.newBufferedReader(path)) {
+      properties.load(reader);
+    } catch (IOException e) {
+      throw new ConfigException("cannot read " + path + ": " + e.getMessage());
+    }
+    Map<String, String> result = new HashMap<>();
+    for (String name : properties.stringPropertyNames()) {
+      if (!name.startsWith("LVG_")) {
+        throw new ConfigException(path + ": unknown key " + name + " (every key starts with LVG_)");
+      }
+      result.put(name, properties.getProperty(name).trim());
+    }
+    return result;
+  }
+
+  private record Settings(Map<String, String> values) {
+    String string(String key, String defaultValue) {
+      String value = values.get(key);
+      return value == null || value.isBlank() ? defaultValue : value.trim();
+    }
+
+    int integer(String key, int defaultValue, int min, int max) {
+      String value = values.get(key);
+      if (value == null || value.isBlank()) {
+        return defaultValue;
+      }
+      try {
+        int parsed = Integer.parseInt(value.trim());
+        if (parsed < min || parsed > max) {
+          throw new ConfigException(key + " must be between " + min + " and " + max + ", got " + value);
+        }
+        return parsed;
+      } catch (NumberFormatException e) {
+        throw new ConfigException(key + " must be an integer, got '" + value + "'");
+      }
+    }
+  }
+}

@@ -1,0 +1,72 @@
+package dev.lvg.http;
+
+import dev.lvg.catalog.CatalogRepository;
+import dev.lvg.catalog.CatalogRoutes;
+import dev.lvg.catalog.Locations;
+import dev.lvg.config.GatewayConfig;
+import dev.lvg.metrics.GatewayMetrics;
+import dev.lvg.overload.InFlightLimit;
+import dev.lvg.tenancy.TenantDirectory;
+import dev.lvg.version.VersionRepository;
+import dev.lvg.version.VersionRoutes;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.handler.BodyHandler;
+import io.vertx.sqlclient.Pool;
+
+/**
+ * Serves the Lance Namespace REST API on one event loop; one instance is deployed per event loop
+ * and all of them share the listening port and the gateway's Postgres pool.
+ */
+public final class ApiVerticle extends VerticleBase {
+  private final GatewayConfig config;
+  private final Pool pool;
+  private final TenantDirectory tenants;
+  private final InFlightLimit inFlight;
+  private final GatewayMetrics metrics;
+  private HttpServer server;
+
+  public ApiVerticle(GatewayConfig config, Pool pool, TenantDirectory tenants, InFlightLimit inFlight,
+      GatewayMetrics metrics) {
+    this.config = config;
+    this.pool = pool;
+    this.tenants = tenants;
+    this.inFlight = inFlight;
+    this.metrics = metrics;
+  }
+
+  @Override
+  public Future<?> start() {
+    CatalogRepository catalog = new CatalogRepository(pool);
+    Paging paging = new Paging(config.listDefaultLimit(), config.listMaxLimit());
+
+    Router router = Router.router(vertx);
+    ErrorResponder errors = new ErrorResponder(config.maxBodyBytes());
+    router.route().handler(inFlight);
+    router.route().handler(BodyHandler.create(false).setBodyLimit(config.maxBodyBytes()));
+    router.route("/v1/*").handler(new Authentication(tenants));
+    new CatalogRoutes(catalog, new Locations(config.storageRoot()), paging).mount(router);
+    new VersionRoutes(new VersionRepository(pool, catalog), paging, metrics).mount(router);
+    router.route().failureHandler(errors);
+    router.errorHandler(404, errors);
+    router.errorHandler(405, errors);
+    router.errorHandler(413, errors);
+    router.errorHandler(500, errors);
+
+    HttpServerOptions options = new HttpServerOptions()
+        .setCompressionSupported(true)
+        .setMaxInitialLineLength(16 * 1024);
+    return vertx.createHttpServer(options)
+        .requestHandler(router)
+        .listen(config.port(), config.host())
+        .onSuccess(listening -> server = listening);
+  }
+
+  @Override
+  public Future<?> stop() {
+    return server == null ? Future.succeededFuture() : server.shutdown();
+  }
+}

@@ -1,0 +1,145 @@
+package dev.lvg.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Typed, validating access to the fields of a request body. Every accessor names the field in its
+ * error, and a field that is absent or JSON {@code null} reads as not given.
+ */
+public final class Body {
+  private static final Body EMPTY = new Body(Json.object());
+
+  private final ObjectNode node;
+
+  private Body(ObjectNode node) {
+    this.node = node;
+  }
+
+  public static Body of(ObjectNode node) {
+    return node == null ? EMPTY : new Body(node);
+  }
+
+  private JsonNode field(String name) {
+    JsonNode value = node.get(name);
+    return value == null || value.isNull() ? null : value;
+  }
+
+  public boolean has(String name) {
+    return field(name) != null;
+  }
+
+  public Long optionalLong(String name) {
+    JsonNode value = field(name);
+    if (value == null) {
+      return null;
+    }
+    if (!value.isIntegralNumber() || !value.canConvertToLong()) {
+      throw ApiException.invalidInput("'" + name + "' must be a 64-bit integer");
+    }
+    return value.longValue();
+  }
+
+  public Long optionalNonNegativeLong(String name) {
+    Long value = optionalLong(name);
+    if (value != null && value < 0) {
+      throw ApiException.invalidInput("'" + name + "' must be >= 0, got " + value);
+    }
+    return value;
+  }
+
+  public long requiredNonNegativeLong(String name) {
+    Long value = optionalNonNegativeLong(name);
+    if (value == null) {
+      throw ApiException.invalidInput("'" + name + "' is required");
+    }
+    return value;
+  }
+
+  public String optionalString(String name) {
+    JsonNode value = field(name);
+    if (value == null) {
+      return null;
+    }
+    if (!value.isTextual()) {
+      throw ApiException.invalidInput("'" + name + "' must be a string");
+    }
+    return value.textValue();
+  }
+
+  public String requiredNonEmptyString(String name) {
+    String value = optionalString(name);
+    if (value == null) {
+      throw ApiException.invalidInput("'" + name + "' is required");
+    }
+    if (value.isEmpty()) {
+      throw ApiException.invalidInput("'" + name + "' must not be empty");
+    }
+    return value;
+  }
+
+  public Boolean optionalBoolean(String name) {
+    JsonNode value = field(name);
+    if (value == null) {
+      return null;
+    }
+    if (!value.isBoolean()) {
+      throw ApiException.invalidInput("'" + name + "' must be a boolean");
+    }
+    return value.booleanValue();
+  }
+
+  /** A JSON object whose values are all strings, in the order given. */
+  public Map<String, String> optionalStringMap(String name) {
+    JsonNode value = field(name);
+    if (value == null) {
+      return null;
+    }
+    if (!value.isObject()) {
+      throw ApiException.invalidInput("'" + name + "' must be an object of strings");
+    }
+    Map<String, String> result = new LinkedHashMap<>();
+    Iterator<Map.Entry<String, JsonNode>> fields = value.fields();
+    while (fields.hasNext()) {
+      Map.Entry<String, JsonNode> entry = fields.next();
+      if (!entry.getValue().isTextual()) {
+        throw ApiException.invalidInput("'" + name + "." + entry.getKey() + "' must be a string");
+      }
+      result.put(entry.getKey(), entry.getValue().textValue());
+    }
+    return result;
+  }
+
+  public List<String> optionalStringList(String name) {
+    JsonNode value = field(name);
+    if (value == null) {
+      return null;
+    }
+    if (!value.isArray()) {
+      throw ApiException.invalidInput("'" + name + "' must be an array of strings");
+    }
+    List<String> result = new ArrayList<>(value.size());
+    for (JsonNode item : value) {
+      if (!item.isTextual()) {
+        throw ApiException.invalidInput("'" + name + "' must be an array of strings");
+      }
+      result.add(item.textValue());
+    }
+    return result;
+  }
+
+  /** The {@code identity.api_key} a client may send in the body instead of a header. */
+  public String identityApiKey() {
+    JsonNode identity = field("identity");
+    if (identity == null || !identity.isObject()) {
+      return null;
+    }
+    JsonNode key = identity.get("api_key");
+    return key != null && key.isTextual() ? key.textValue() : null;
+  }
+}

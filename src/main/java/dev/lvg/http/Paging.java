@@ -1,0 +1,70 @@
+package dev.lvg.http;
+
+import io.vertx.ext.web.RoutingContext;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+
+/**
+ * Keyset pagination: a page token is the opaque, encoded sort key of the last item returned, so a
+ * walk stays correct while items are added. {@code limit} is an inclusive upper bound, clamped to
+ * the configured maximum.
+ */
+public final class Paging {
+  private static final String PREFIX = "k1:";
+
+  private final int defaultLimit;
+  private final int maxLimit;
+
+  public Paging(int defaultLimit, int maxLimit) {
+    this.defaultLimit = defaultLimit;
+    this.maxLimit = maxLimit;
+  }
+
+  public int limit(Integer requested) {
+    if (requested == null) {
+      return defaultLimit;
+    }
+    if (requested < 1) {
+      throw ApiException.invalidInput("'limit' must be at least 1, got " + requested);
+    }
+    return Math.min(requested, maxLimit);
+  }
+
+  public int limit(RoutingContext ctx) {
+    return limit(Requests.queryInteger(ctx, "limit"));
+  }
+
+  public static String encode(String lastKey) {
+    return Base64.getUrlEncoder().withoutPadding()
+        .encodeToString((PREFIX + lastKey).getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The sort key a token carries, or {@code null} for no token. */
+  public static String decode(String token) {
+    if (token == null || token.isEmpty()) {
+      return null;
+    }
+    String decoded;
+    try {
+      decoded = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      throw ApiException.invalidInput("'page_token' is not a token this server issued");
+    }
+    if (!decoded.startsWith(PREFIX)) {
+      throw ApiException.invalidInput("'page_token' is not a token this server issued");
+    }
+    return decoded.substring(PREFIX.length());
+  }
+
+  public static Long decodeLong(String token) {
+    String key = decode(token);
+    if (key == null) {
+      return null;
+    }
+    try {
+      return Long.parseLong(key);
+    } catch (NumberFormatException e) {
+      throw ApiException.invalidInput("'page_token' is not a token this server issued");
+    }
+  }
+}

@@ -1,0 +1,65 @@
+package dev.lvg.management;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpServer;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.sqlclient.Pool;
+import java.util.concurrent.TimeUnit;
+
+/** Health and metrics on their own port, apart from the API. */
+public final class ManagementVerticle extends VerticleBase {
+  private static final long READY_TIMEOUT_MS = 2000;
+
+  private final String host;
+  private final int port;
+  private final Pool pool;
+  private final PrometheusMeterRegistry registry;
+  private HttpServer server;
+
+  public ManagementVerticle(String host, int port, Pool pool, PrometheusMeterRegistry registry) {
+    this.host = host;
+    this.port = port;
+    this.pool = pool;
+    this.registry = registry;
+  }
+
+  @Override
+  public Future<?> start() {
+    Router router = Router.router(vertx);
+    router.get("/health/live").handler(ctx -> status(ctx, 200, "UP"));
+    router.get("/health/ready").handler(this::ready);
+    router.get("/metrics").handler(ctx -> vertx.<String>executeBlocking(registry::scrape, false)
+        .onSuccess(text -> ctx.response()
+            .putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+            .end(text))
+        .onFailure(ctx::fail));
+    return vertx.createHttpServer().requestHandler(router).listen(port, host)
+        .onSuccess(listening -> server = listening);
+  }
+
+  private void ready(RoutingContext ctx) {
+    pool.query("SELECT 1").execute()
+        .timeout(READY_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+        .onComplete(result -> {
+          if (result.succeeded()) {
+            status(ctx, 200, "UP");
+          } else {
+            status(ctx, 503, "DOWN");
+          }
+        });
+  }
+
+  private static void status(RoutingContext ctx, int code, String status) {
+    ctx.response().setStatusCode(code)
+        .putHeader("Content-Type", "application/json")
+        .end("{\"status\":\"" + status + "\"}");
+  }
+
+  @Override
+  public Future<?> stop() {
+    return server == null ? Future.succeededFuture() : server.close();
+  }
+}

@@ -1,0 +1,4 @@
+package dev.lvg.tenancy;
+
+/** The owner of every namespace, table and version a request touches. */
+public record Tenant(long id, String name) {}
