@@ -38,11 +38,23 @@ public final class Gateway implements AutoCloseable {
   private final EmbeddedDatabase embedded;
   private final Vertx vertx;
   private final Pool pool;
+  private final TenantDirectory tenants;
 
   private Gateway(EmbeddedDatabase embedded, Vertx vertx, Pool pool) {
     this.embedded = embedded;
     this.vertx = vertx;
     this.pool = pool;
+    this.tenants = new TenantDirectory(pool);
+  }
+
+  /** Tenants and keys of this gateway's database, for administration and tests. */
+  public TenantDirectory tenants() {
+    return tenants;
+  }
+
+  /** The embedded database, or {@code null} when an external one is configured. */
+  EmbeddedDatabase embeddedDatabase() {
+    return embedded;
   }
 
   public static Gateway start(GatewayConfig config) {
@@ -75,7 +87,6 @@ public final class Gateway implements AutoCloseable {
   }
 
   private Future<?> deploy(GatewayConfig config, PrometheusMeterRegistry registry, List<Migrations.Migration> migrations) {
-    TenantDirectory tenants = new TenantDirectory(pool);
     GatewayMetrics metrics = new GatewayMetrics(registry);
     InFlightLimit inFlight = new InFlightLimit(config.maxInFlight());
     return Migrations.apply(pool, migrations)

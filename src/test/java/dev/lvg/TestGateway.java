@@ -1,0 +1,94 @@
+package dev.lvg;
+
+import dev.lvg.config.GatewayConfig;
+import dev.lvg.tenancy.Tenant;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real gateway on free ports for the tests: an embedded PostgreSQL by default, or the server named
+ * by {@code LVG_TEST_DB_URL}. One shared instance serves every test class; each test makes its own
+ * tenants so tests never see each other's data, also on a reused external database.
+ */
+public final class TestGateway {
+  private static TestGateway shared;
+
+  public final Gateway gateway;
+  public final GatewayConfig config;
+  public final String baseUrl;
+  public final String managementUrl;
+
+  private TestGateway(Map<String, String> overrides) {
+    Map<String, String> settings = new HashMap<>();
+    settings.put("LVG_HOST", "127.0.0.1");
+    settings.put("LVG_PORT", Integer.toString(freePort()));
+    settings.put("LVG_MANAGEMENT_PORT", Integer.toString(freePort()));
+    settings.put("LVG_DATA_DIR", tempDir().toString());
+    String external = System.getenv("LVG_TEST_DB_URL");
+    if (external != null && !external.isBlank()) {
+      settings.put("LVG_DB_URL", external);
+    }
+    settings.putAll(overrides);
+    config = GatewayConfig.fromSettings(settings);
+    gateway = Gateway.start(config);
+    baseUrl = "http://127.0.0.1:" + config.port();
+    managementUrl = "http://127.0.0.1:" + config.managementPort();
+  }
+
+  /** The gateway most tests share, started on first use and stopped when the JVM exits. */
+  public static synchronized TestGateway shared() {
+    if (shared == null) {
+      shared = new TestGateway(Map.of());
+      Runtime.getRuntime().addShutdownHook(new Thread(shared.gateway::close));
+    }
+    return shared;
+  }
+
+  /** A gateway of its own with some settings changed; the caller closes it. */
+  public static TestGateway dedicated(Map<String, String> overrides) {
+    return new TestGateway(overrides);
+  }
+
+  /** A new tenant with a new API key; returns the key. */
+  public String newTenant(String prefix) {
+    String name = prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+    String key = "key-" + UUID.randomUUID();
+    try {
+      Tenant tenant = gateway.tenants().ensureTenantWithKey(name, key)
+          .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      if (!tenant.name().equals(name)) {
+        throw new IllegalStateException("tenant " + name + " was not created");
+      }
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+    return key;
+  }
+
+  public Api api(String apiKey) {
+    return new Api(baseUrl, apiKey);
+  }
+
+  static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      socket.setReuseAddress(true);
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static Path tempDir() {
+    try {
+      return Files.createTempDirectory("lvg-test-");
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
