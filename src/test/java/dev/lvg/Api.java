@@ -49,7 +49,7 @@ public final class Api {
       assertThat(body.path("detail").asText()).isNotBlank();
       assertThat(body.path("title").asText()).isNotBlank();
       assertThat(body.path("type").asText()).startsWith("/errors/");
-      assertThat(body.path("instance").asText()).startsWith("/v1/");
+      assertThat(body.path("instance").asText()).isEqualTo(raw.uri().getRawPath());
       assertThat(text).doesNotContain("Exception").doesNotContain("\tat ");
       return this;
     }

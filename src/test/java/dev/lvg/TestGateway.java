@@ -71,6 +71,11 @@ public final class TestGateway {
     return key;
   }
 
+  /** The PostgreSQL URL this gateway uses, embedded or external. */
+  public String databaseUrl() {
+    return gateway.embeddedDatabase() != null ? gateway.embeddedDatabase().url() : config.dbUrl();
+  }
+
   public Api api(String apiKey) {
     return new Api(baseUrl, apiKey);
   }

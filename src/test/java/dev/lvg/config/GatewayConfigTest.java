@@ -1,0 +1,64 @@
+package dev.lvg.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class GatewayConfigTest {
+
+  @Test
+  void defaultsMatchTheDocumentedInterface() {
+    GatewayConfig config = GatewayConfig.fromSettings(Map.of());
+    assertThat(config.port()).isEqualTo(2333);
+    assertThat(config.managementPort()).isEqualTo(2334);
+    assertThat(config.embeddedDatabase()).isTrue();
+    assertThat(config.dataDir()).isEqualTo(Path.of("./data").toAbsolutePath().normalize());
+    assertThat(config.storageRoot()).isEqualTo("file://" + config.dataDir().resolve("tables"));
+    assertThat(config.bootstrapTenant()).isNull();
+  }
+
+  @Test
+  void environmentOverridesTheFile(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("gw.properties");
+    Files.writeString(file, "LVG_PORT=4000\nLVG_DB_POOL_SIZE=3\nLVG_STORAGE_ROOT=s3://bucket/prefix/\n");
+    GatewayConfig config = GatewayConfig.load(Map.of(
+        "LVG_CONFIG", file.toString(), "LVG_PORT", "5000", "LVG_DB_URL", "postgresql://u:p@h:5432/d",
+        "UNRELATED", "x"));
+    assertThat(config.port()).isEqualTo(5000);
+    assertThat(config.dbPoolSize()).isEqualTo(3);
+    assertThat(config.storageRoot()).isEqualTo("s3://bucket/prefix");
+    assertThat(config.embeddedDatabase()).isFalse();
+  }
+
+  @Test
+  void badValuesNameTheirKey(@TempDir Path dir) throws Exception {
+    assertThatThrownBy(() -> GatewayConfig.fromSettings(Map.of("LVG_PORT", "http")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("LVG_PORT");
+    assertThatThrownBy(() -> GatewayConfig.fromSettings(Map.of("LVG_PORT", "70000")))
+        .hasMessageContaining("LVG_PORT");
+    assertThatThrownBy(() -> GatewayConfig.fromSettings(Map.of("LVG_DB_URL", "mysql://x")))
+        .hasMessageContaining("LVG_DB_URL");
+    assertThatThrownBy(() -> GatewayConfig.fromSettings(Map.of("LVG_BOOTSTRAP_TENANT", "t")))
+        .hasMessageContaining("LVG_BOOTSTRAP_API_KEY");
+    assertThatThrownBy(() -> GatewayConfig.fromSettings(Map.of("LVG_STORAGE_ROOT", "relative/path")))
+        .hasMessageContaining("LVG_STORAGE_ROOT");
+    assertThatThrownBy(() -> GatewayConfig.load(Map.of("LVG_CONFIG", dir.resolve("missing").toString())))
+        .hasMessageContaining("LVG_CONFIG");
+    Path file = dir.resolve("typo.properties");
+    Files.writeString(file, "LVG_PORT=1\nPORT=2\n");
+    assertThatThrownBy(() -> GatewayConfig.load(Map.of("LVG_CONFIG", file.toString())))
+        .hasMessageContaining("PORT");
+  }
+
+  @Test
+  void theShippedConfigFileLoads() {
+    GatewayConfig config = GatewayConfig.load(Map.of("LVG_CONFIG", "conf/gateway.properties"));
+    assertThat(config.port()).isEqualTo(2333);
+    assertThat(config.embeddedDatabase()).isTrue();
+  }
+}
