@@ -113,5 +113,6 @@ public final class Gateway implements AutoCloseable {
     if (embedded != null) {
       embedded.close();
     }
+    LOG.info("gateway stopped");
   }
 }
