@@ -15,17 +15,21 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.SqlClient;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /** The namespace and table operations a Lance writer calls around its commits. */
 public final class CatalogRoutes {
+  private final Pool pool;
   private final CatalogRepository catalog;
   private final Locations locations;
   private final Paging paging;
 
-  public CatalogRoutes(CatalogRepository catalog, Locations locations, Paging paging) {
+  public CatalogRoutes(Pool pool, CatalogRepository catalog, Locations locations, Paging paging) {
+    this.pool = pool;
     this.catalog = catalog;
     this.locations = locations;
     this.paging = paging;
@@ -36,6 +40,8 @@ public final class CatalogRoutes {
     router.get("/v1/namespace/:id/list").handler(Operations.json(this::listNamespaces));
     router.post("/v1/namespace/:id/describe").handler(Operations.json(this::describeNamespace));
     router.post("/v1/namespace/:id/exists").handler(Operations.noContent(this::namespaceExists));
+    router.post("/v1/namespace/:id/drop").handler(Operations.json(this::dropNamespace));
+    router.get("/v1/table").handler(Operations.json(this::listAllTables));
     router.get("/v1/namespace/:id/table/list").handler(Operations.json(this::listTables));
     router.post("/v1/table/:id/declare").handler(Operations.json(this::declareTable));
     router.post("/v1/table/:id/register").handler(Operations.json(this::registerTable));
@@ -54,7 +60,7 @@ public final class CatalogRoutes {
         throw ApiException.invalidInput("a namespace name must not end with " + Locations.TABLE_SUFFIX);
       }
     }
-    return catalog.createNamespace(Requests.tenant(ctx), id, mode, properties)
+    return catalog.createNamespace(pool, Requests.tenant(ctx), id, mode, properties)
         .map(stored -> withProperties(Json.object(), stored));
   }
 
@@ -79,7 +85,7 @@ public final class CatalogRoutes {
     List<String> parent = ObjectId.parse(ctx.pathParam("id"), ObjectId.delimiter(ctx));
     int limit = paging.limit(ctx);
     String after = Paging.decode(ctx.queryParams().get("page_token"));
-    return catalog.listNamespaces(Requests.tenant(ctx), parent, after, limit)
+    return catalog.listNamespaces(pool, Requests.tenant(ctx), parent, after, limit)
         .map(names -> page("namespaces", names, limit));
   }
 
@@ -88,7 +94,7 @@ public final class CatalogRoutes {
     Requests.queryBoolean(ctx, "include_declared");
     int limit = paging.limit(ctx);
     String after = Paging.decode(ctx.queryParams().get("page_token"));
-    return catalog.listTables(Requests.tenant(ctx), namespace, after, limit)
+    return catalog.listTables(pool, Requests.tenant(ctx), namespace, after, limit)
         .map(names -> page("tables", names, limit));
   }
 
@@ -105,23 +111,26 @@ public final class CatalogRoutes {
 
   private Future<ObjectNode> describeNamespace(RoutingContext ctx) {
     List<String> id = ObjectId.fromRequest(ctx, Requests.body(ctx));
-    return catalog.describeNamespace(Requests.tenant(ctx), id)
+    return catalog.describeNamespace(pool, Requests.tenant(ctx), id)
         .map(properties -> withProperties(Json.object(), properties));
   }
 
   private Future<?> namespaceExists(RoutingContext ctx) {
     List<String> id = ObjectId.fromRequest(ctx, Requests.body(ctx));
-    return catalog.describeNamespace(Requests.tenant(ctx), id);
+    return catalog.describeNamespace(pool, Requests.tenant(ctx), id);
   }
 
   private Future<ObjectNode> declareTable(RoutingContext ctx) {
     Body body = Requests.body(ctx);
-    List<String> id = tableId(ctx, body);
-    Tenant tenant = Requests.tenant(ctx);
+    return declare(pool, Requests.tenant(ctx), tableId(ctx, body), body);
+  }
+
+  /** One {@code DeclareTable}, alone or as part of a batch. */
+  public Future<ObjectNode> declare(SqlClient db, Tenant tenant, List<String> id, Body body) {
     String location = location(tenant, id, body.optionalString("location"));
     body.optionalBoolean("vend_credentials");
-    return catalog.createTable(tenant, id, location, body.optionalStringMap("properties"))
-        .map(table -> tableAccess(table));
+    Map<String, String> properties = body.optionalStringMap("properties");
+    return catalog.createTable(db, tenant, id, location, properties).map(CatalogRoutes::tableAccess);
   }
 
   private Future<ObjectNode> registerTable(RoutingContext ctx) {
@@ -134,8 +143,8 @@ public final class CatalogRoutes {
     String mode = body.optionalString("mode");
     String normalized = mode == null ? "create" : normalizeMode(mode);
     Future<TableRecord> registered = switch (normalized) {
-      case "create" -> catalog.createTable(tenant, id, location, properties);
-      case "overwrite" -> catalog.replaceTable(tenant, id, location, properties);
+      case "create" -> catalog.createTable(pool, tenant, id, location, properties);
+      case "overwrite" -> pool.withTransaction(tx -> catalog.replaceTable(tx, tenant, id, location, properties));
       default -> throw ApiException.invalidInput("'mode' must be Create or Overwrite, got '" + mode + "'");
     };
     return registered.map(table -> withProperties(Json.object().put("location", table.location()),
@@ -150,7 +159,7 @@ public final class CatalogRoutes {
     body.optionalNonNegativeLong("version");
     String branch = NewVersion.branch(body);
     Tenant tenant = Requests.tenant(ctx);
-    return catalog.findTable(tenant, id).compose(table -> catalog.latestVersion(tenant, table.id(), branch)
+    return catalog.findTable(pool, tenant, id).compose(table -> catalog.latestVersion(pool, tenant, table.id(), branch)
         .map(latest -> {
           ObjectNode result = tableAccess(table)
               .put("table", CatalogRepository.nameOf(id));
@@ -172,12 +181,52 @@ public final class CatalogRoutes {
   private Future<?> tableExists(RoutingContext ctx) {
     Body body = Requests.body(ctx);
     body.optionalNonNegativeLong("version");
-    return catalog.findTable(Requests.tenant(ctx), tableId(ctx, body));
+    return catalog.findTable(pool, Requests.tenant(ctx), tableId(ctx, body));
+  }
+
+  private Future<ObjectNode> dropNamespace(RoutingContext ctx) {
+    Body body = Requests.body(ctx);
+    List<String> id = ObjectId.fromRequest(ctx, body);
+    String mode = body.optionalString("mode");
+    String behavior = body.optionalString("behavior");
+    boolean skipMissing = switch (mode == null ? "fail" : normalizeMode(mode)) {
+      case "fail" -> false;
+      case "skip" -> true;
+      default -> throw ApiException.invalidInput("'mode' must be Fail or Skip, got '" + mode + "'");
+    };
+    boolean cascade = switch (behavior == null ? "restrict" : normalizeMode(behavior)) {
+      case "restrict" -> false;
+      case "cascade" -> true;
+      default -> throw ApiException.invalidInput("'behavior' must be Restrict or Cascade, got '" + behavior + "'");
+    };
+    return pool.withTransaction(tx -> catalog.dropNamespace(tx, Requests.tenant(ctx), id, cascade, skipMissing))
+        .map(properties -> properties == null ? Json.object() : withProperties(Json.object(), properties));
+  }
+
+  private Future<ObjectNode> listAllTables(RoutingContext ctx) {
+    String delimiter = ObjectId.delimiter(ctx);
+    Requests.queryBoolean(ctx, "include_declared");
+    int limit = paging.limit(ctx);
+    String token = Paging.decode(ctx.queryParams().get("page_token"));
+    List<String> after = token == null ? null : Paging.decodeId(token);
+    return catalog.listAllTables(pool, Requests.tenant(ctx), after, limit).map(ids -> {
+      ObjectNode result = Json.object();
+      ArrayNode tables = result.putArray("tables");
+      ids.stream().limit(limit).forEach(id -> tables.add(String.join(delimiter, id)));
+      if (ids.size() > limit) {
+        result.put("page_token", Paging.encode(Paging.encodeId(ids.get(limit - 1))));
+      }
+      return result;
+    });
   }
 
   private Future<ObjectNode> deregisterTable(RoutingContext ctx) {
-    List<String> id = tableId(ctx, Requests.body(ctx));
-    return catalog.deregisterTable(Requests.tenant(ctx), id).map(table -> {
+    return deregister(pool, Requests.tenant(ctx), tableId(ctx, Requests.body(ctx)));
+  }
+
+  /** One {@code DeregisterTable}, alone or as part of a batch. */
+  public Future<ObjectNode> deregister(SqlClient db, Tenant tenant, List<String> id) {
+    return catalog.deregisterTable(db, tenant, id).map(table -> {
       ObjectNode result = Json.object();
       ArrayNode ids = result.putArray("id");
       id.forEach(ids::add);
@@ -199,7 +248,7 @@ public final class CatalogRoutes {
   }
 
   /** What a writer needs to reach the table and to know the gateway commits its versions. */
-  private static ObjectNode tableAccess(TableRecord table) {
+  static ObjectNode tableAccess(TableRecord table) {
     ObjectNode result = Json.object().put("location", table.location());
     result.putObject("storage_options");
     result.put("managed_versioning", true);

@@ -7,6 +7,8 @@ import dev.lvg.config.GatewayConfig;
 import dev.lvg.metrics.GatewayMetrics;
 import dev.lvg.overload.InFlightLimit;
 import dev.lvg.tenancy.TenantDirectory;
+import dev.lvg.version.BatchRoutes;
+import dev.lvg.version.BranchRepository;
 import dev.lvg.version.VersionRepository;
 import dev.lvg.version.VersionRoutes;
 import io.vertx.core.Future;
@@ -40,7 +42,8 @@ public final class ApiVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    CatalogRepository catalog = new CatalogRepository(pool);
+    CatalogRepository catalog = new CatalogRepository();
+    BranchRepository branches = new BranchRepository(catalog);
     Paging paging = new Paging(config.listDefaultLimit(), config.listMaxLimit());
 
     Router router = Router.router(vertx);
@@ -48,8 +51,12 @@ public final class ApiVerticle extends VerticleBase {
     router.route().handler(inFlight);
     router.route().handler(BodyHandler.create(false).setBodyLimit(config.maxBodyBytes()));
     router.route("/v1/*").handler(new Authentication(tenants));
-    new CatalogRoutes(catalog, new Locations(config.storageRoot()), paging).mount(router);
-    new VersionRoutes(new VersionRepository(pool, catalog), paging, metrics).mount(router);
+    CatalogRoutes catalogRoutes = new CatalogRoutes(pool, catalog, new Locations(config.storageRoot()), paging);
+    VersionRoutes versionRoutes = new VersionRoutes(pool, new VersionRepository(catalog, branches), branches, paging,
+        metrics);
+    catalogRoutes.mount(router);
+    versionRoutes.mount(router);
+    new BatchRoutes(pool, catalogRoutes, versionRoutes).mount(router);
     router.route().failureHandler(errors);
     router.errorHandler(404, errors);
     router.errorHandler(405, errors);

@@ -133,6 +133,51 @@ public final class Body {
     return result;
   }
 
+  /** A nested object, or {@code null} when absent. */
+  public Body optionalObject(String name) {
+    JsonNode value = field(name);
+    if (value == null) {
+      return null;
+    }
+    if (!value.isObject()) {
+      throw ApiException.invalidInput("'" + name + "' must be an object");
+    }
+    return new Body((ObjectNode) value);
+  }
+
+  /** A required, non-empty array of objects of at most {@code max} items. */
+  public List<Body> requiredObjectList(String name, int max) {
+    JsonNode value = field(name);
+    if (value == null) {
+      throw ApiException.invalidInput("'" + name + "' is required");
+    }
+    if (!value.isArray()) {
+      throw ApiException.invalidInput("'" + name + "' must be an array of objects");
+    }
+    if (value.isEmpty() || value.size() > max) {
+      throw ApiException.invalidInput("'" + name + "' must hold 1 to " + max + " items, got " + value.size());
+    }
+    List<Body> result = new ArrayList<>(value.size());
+    for (JsonNode item : value) {
+      if (!item.isObject()) {
+        throw ApiException.invalidInput("'" + name + "' must be an array of objects");
+      }
+      result.add(new Body((ObjectNode) item));
+    }
+    return result;
+  }
+
+  /** Names of the fields present (not null) among {@code names}. */
+  public List<String> present(String... names) {
+    List<String> result = new ArrayList<>();
+    for (String name : names) {
+      if (has(name)) {
+        result.add(name);
+      }
+    }
+    return result;
+  }
+
   /** The {@code identity.api_key} a client may send in the body instead of a header. */
   public String identityApiKey() {
     JsonNode identity = field("identity");

@@ -19,7 +19,8 @@ public enum ErrorCode {
       "No valid authentication credentials for the operation"),
   SERVICE_UNAVAILABLE(17, 503, "/errors/service-unavailable", "Slow down"),
   INTERNAL(18, 500, "/errors/server-error", "Internal Server Error"),
-  TABLE_BRANCH_NOT_FOUND(22, 404, "/errors/not-found-error", "Table branch not found");
+  TABLE_BRANCH_NOT_FOUND(22, 404, "/errors/not-found-error", "Table branch not found"),
+  TABLE_BRANCH_ALREADY_EXISTS(23, 409, "/errors/conflict", "Table branch already exists");
 
   public final int code;
   public final int status;

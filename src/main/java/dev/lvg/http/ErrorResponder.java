@@ -76,6 +76,10 @@ public final class ErrorResponder implements Handler<RoutingContext> {
       if (state != null && UNAVAILABLE_SQLSTATE_CLASSES.contains(state.substring(0, 2))) {
         return ApiException.slowDown("the database cannot serve requests right now");
       }
+      if (state != null && state.startsWith("40")) {
+        return new ApiException(ErrorCode.CONCURRENT_MODIFICATION,
+            "the request collided with a concurrent one and was rolled back; retry");
+      }
       return new ApiException(ErrorCode.INTERNAL, "the database rejected the request (SQLSTATE " + state + ")");
     }
     if (failure instanceof java.net.ConnectException || failure instanceof io.vertx.core.VertxException

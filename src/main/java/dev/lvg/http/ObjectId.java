@@ -27,6 +27,18 @@ public final class ObjectId {
     return fromPath;
   }
 
+  /** The id of an entry in a batch, which carries no path: a required, non-empty array. */
+  public static List<String> fromBody(Body body) {
+    List<String> id = body.optionalStringList("id");
+    if (id == null || id.isEmpty()) {
+      throw ApiException.invalidInput("'id' is required and must name a table");
+    }
+    for (String part : id) {
+      validateName(part);
+    }
+    return List.copyOf(id);
+  }
+
   public static String delimiter(RoutingContext ctx) {
     String delimiter = ctx.queryParams().get("delimiter");
     if (delimiter == null) {

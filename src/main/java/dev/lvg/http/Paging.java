@@ -56,6 +56,27 @@ public final class Paging {
     return decoded.substring(PREFIX.length());
   }
 
+  /** A table id as a sort key: its parts as a JSON array. */
+  public static String encodeId(java.util.List<String> id) {
+    try {
+      return Json.MAPPER.writeValueAsString(id);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public static java.util.List<String> decodeId(String key) {
+    try {
+      java.util.List<String> id = java.util.Arrays.asList(Json.MAPPER.readValue(key, String[].class));
+      if (id.isEmpty()) {
+        throw ApiException.invalidInput("'page_token' is not a token this server issued");
+      }
+      return id;
+    } catch (java.io.IOException e) {
+      throw ApiException.invalidInput("'page_token' is not a token this server issued");
+    }
+  }
+
   public static Long decodeLong(String token) {
     String key = decode(token);
     if (key == null) {

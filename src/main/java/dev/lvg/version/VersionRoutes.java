@@ -2,7 +2,7 @@ package dev.lvg.version;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.lvg.catalog.CatalogRepository;
+import dev.lvg.http.ApiException;
 import dev.lvg.http.Body;
 import dev.lvg.http.Json;
 import dev.lvg.http.ObjectId;
@@ -10,19 +10,31 @@ import dev.lvg.http.Operations;
 import dev.lvg.http.Paging;
 import dev.lvg.http.Requests;
 import dev.lvg.metrics.GatewayMetrics;
+import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.SqlClient;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 
-/** {@code version/create}, {@code version/list} and {@code version/describe}. */
+/** The version operations of one table and its branches. */
 public final class VersionRoutes {
+  private static final int MAX_RANGES = 1000;
+
+  private final Pool pool;
   private final VersionRepository versions;
+  private final BranchRepository branches;
   private final Paging paging;
   private final GatewayMetrics metrics;
 
-  public VersionRoutes(VersionRepository versions, Paging paging, GatewayMetrics metrics) {
+  public VersionRoutes(Pool pool, VersionRepository versions, BranchRepository branches, Paging paging,
+      GatewayMetrics metrics) {
+    this.pool = pool;
     this.versions = versions;
+    this.branches = branches;
     this.paging = paging;
     this.metrics = metrics;
   }
@@ -31,20 +43,31 @@ public final class VersionRoutes {
     router.post("/v1/table/:id/version/create").handler(Operations.json(this::create));
     router.post("/v1/table/:id/version/list").handler(Operations.json(this::list));
     router.post("/v1/table/:id/version/describe").handler(Operations.json(this::describe));
+    router.post("/v1/table/:id/version/delete").handler(Operations.json(this::delete));
+    router.post("/v1/table/:id/branches/create").handler(Operations.json(this::createBranch));
+    router.post("/v1/table/:id/branches/list").handler(Operations.json(this::listBranches));
+    router.post("/v1/table/:id/branches/delete").handler(Operations.json(this::deleteBranch));
   }
 
   private Future<ObjectNode> create(RoutingContext ctx) {
     Body body = Requests.requiredBody(ctx);
     List<String> tableId = ObjectId.fromRequest(ctx, body);
+    return createVersion(pool, Requests.tenant(ctx), tableId, body, true);
+  }
+
+  /** One {@code CreateTableVersion}, alone or as part of a batch. */
+  Future<ObjectNode> createVersion(SqlClient db, Tenant tenant, List<String> tableId, Body body, boolean count) {
     NewVersion request = NewVersion.from(body);
-    return versions.create(Requests.tenant(ctx), tableId, request)
-        .onComplete(outcome -> metrics.versionCreate(outcome))
-        .map(commit -> {
-          ObjectNode result = Json.object();
-          result.set("version", commit.version().toJson());
-          result.put("transaction_id", commit.version().transactionId().toString());
-          return result;
-        });
+    Future<VersionRepository.Commit> commit = versions.create(db, tenant, tableId, request);
+    if (count) {
+      commit = commit.onComplete(metrics::versionCreate);
+    }
+    return commit.map(stored -> {
+      ObjectNode result = Json.object();
+      result.set("version", stored.version().toJson());
+      result.put("transaction_id", stored.version().transactionId().toString());
+      return result;
+    });
   }
 
   private Future<ObjectNode> list(RoutingContext ctx) {
@@ -59,9 +82,8 @@ public final class VersionRoutes {
         ? descendingParam : Boolean.TRUE.equals(body.optionalBoolean("descending"));
     String tokenParam = ctx.queryParams().get("page_token");
     Long after = Paging.decodeLong(tokenParam != null ? tokenParam : body.optionalString("page_token"));
-    String branch = ctx.queryParams().get("branch") != null
-        ? branchParam(ctx.queryParams().get("branch")) : NewVersion.branch(body);
-    return versions.list(Requests.tenant(ctx), tableId, branch, descending, after, limit + 1)
+    String branch = branch(ctx, body);
+    return versions.list(pool, Requests.tenant(ctx), tableId, branch, descending, after, limit + 1)
         .map(page -> {
           ObjectNode result = Json.object();
           ArrayNode items = result.putArray("versions");
@@ -73,23 +95,98 @@ public final class VersionRoutes {
         });
   }
 
-  private static String branchParam(String branch) {
-    if (branch.isEmpty()) {
-      throw dev.lvg.http.ApiException.invalidInput("'branch' must not be empty");
+  /** The branch from the {@code branch} query parameter, else from the body, else main. */
+  private static String branch(RoutingContext ctx, Body body) {
+    String param = ctx.queryParams().get("branch");
+    if (param == null) {
+      return NewVersion.branch(body);
     }
-    return branch;
+    if (param.isEmpty()) {
+      throw ApiException.invalidInput("'branch' must not be empty");
+    }
+    return param;
   }
 
   private Future<ObjectNode> describe(RoutingContext ctx) {
     Body body = Requests.body(ctx);
     List<String> tableId = ObjectId.fromRequest(ctx, body);
-    CatalogRepository.requireTableId(tableId);
     Long version = body.optionalNonNegativeLong("version");
-    return versions.describe(Requests.tenant(ctx), tableId, NewVersion.branch(body), version)
+    return versions.describe(pool, Requests.tenant(ctx), tableId, branch(ctx, body), version)
         .map(found -> {
           ObjectNode result = Json.object();
           result.set("version", found.toJson());
           return result;
         });
+  }
+
+  private Future<ObjectNode> delete(RoutingContext ctx) {
+    Body body = Requests.requiredBody(ctx);
+    return deleteVersions(pool, Requests.tenant(ctx), ObjectId.fromRequest(ctx, body), body);
+  }
+
+  /** One {@code BatchDeleteTableVersions}, alone or as part of a batch. */
+  Future<ObjectNode> deleteVersions(SqlClient db, Tenant tenant, List<String> tableId, Body body) {
+    List<VersionRepository.VersionRange> ranges = new ArrayList<>();
+    for (Body range : body.requiredObjectList("ranges", MAX_RANGES)) {
+      ranges.add(new VersionRepository.VersionRange(
+          range.requiredNonNegativeLong("start_version"), requiredLong(range, "end_version")));
+    }
+    return versions.delete(db, tenant, tableId, NewVersion.branch(body), ranges)
+        .map(count -> Json.object()
+            .put("deleted_count", count)
+            .put("transaction_id", UUID.randomUUID().toString()));
+  }
+
+  private static long requiredLong(Body body, String name) {
+    Long value = body.optionalLong(name);
+    if (value == null) {
+      throw ApiException.invalidInput("'" + name + "' is required");
+    }
+    return value;
+  }
+
+  private Future<ObjectNode> createBranch(RoutingContext ctx) {
+    Body body = Requests.requiredBody(ctx);
+    List<String> tableId = ObjectId.fromRequest(ctx, body);
+    String name = body.requiredNonEmptyString("name");
+    String fromBranch = body.optionalString("from_branch");
+    Long fromVersion = body.optionalNonNegativeLong("from_version");
+    String source = fromBranch == null || fromBranch.isEmpty() ? NewVersion.MAIN_BRANCH : fromBranch;
+    return pool.withTransaction(tx -> branches.create(tx, Requests.tenant(ctx), tableId, name, source, fromVersion))
+        .map(done -> Json.object().put("transaction_id", UUID.randomUUID().toString()));
+  }
+
+  private Future<ObjectNode> listBranches(RoutingContext ctx) {
+    Body body = Requests.body(ctx);
+    List<String> tableId = ObjectId.fromRequest(ctx, body);
+    int limit = paging.limit(ctx);
+    String after = Paging.decode(ctx.queryParams().get("page_token"));
+    return branches.list(pool, Requests.tenant(ctx), tableId, after, limit).map(page -> {
+      ObjectNode result = Json.object();
+      ObjectNode map = result.putObject("branches");
+      page.stream().limit(limit).forEach(branch -> {
+        ObjectNode contents = map.putObject(branch.name());
+        if (!NewVersion.MAIN_BRANCH.equals(branch.parentBranch())) {
+          contents.put("parentBranch", branch.parentBranch());
+        }
+        contents.put("parentVersion", branch.parentVersion());
+        contents.put("createAt", branch.createdAtSeconds());
+        contents.put("manifestSize", branch.manifestSize());
+        ObjectNode metadata = contents.putObject("metadata");
+        branch.metadata().forEach(entry -> metadata.put(entry.getKey(), String.valueOf(entry.getValue())));
+      });
+      if (page.size() > limit) {
+        result.put("page_token", Paging.encode(page.get(limit - 1).name()));
+      }
+      return result;
+    });
+  }
+
+  private Future<ObjectNode> deleteBranch(RoutingContext ctx) {
+    Body body = Requests.requiredBody(ctx);
+    List<String> tableId = ObjectId.fromRequest(ctx, body);
+    String name = body.requiredNonEmptyString("name");
+    return pool.withTransaction(tx -> branches.delete(tx, Requests.tenant(ctx), tableId, name))
+        .map(done -> Json.object().put("transaction_id", UUID.randomUUID().toString()));
   }
 }
