@@ -144,4 +144,61 @@ class CatalogIT {
     api.post("/v1/table/r%24bad/declare", "{\"location\":\"s3://someone-else/t.lance\"}").assertError(400, 13);
     api.post("/v1/table/r%2Fbad/declare", "{}").assertError(400, 13);
   }
+
+  @Test
+  void dropNamespaceRestrictsOrCascades() {
+    api.post("/v1/namespace/d/create", "{}").assertOk();
+    api.post("/v1/namespace/d%24child/create", "{}").assertOk();
+    api.post("/v1/table/d%24child%24t/declare", "{}").assertOk();
+    api.post("/v1/table/d%24child%24t/version/create", Api.createBody(1, "t/1")).assertOk();
+    api.post("/v1/namespace/d/drop", "{}").assertError(409, 3);
+    api.post("/v1/namespace/d%24child/drop", "{\"behavior\":\"Restrict\"}").assertError(409, 3);
+    api.post("/v1/namespace/d/drop", "{\"behavior\":\"sideways\"}").assertError(400, 13);
+    api.post("/v1/namespace/d/drop", "{\"mode\":\"never\"}").assertError(400, 13);
+    api.post("/v1/namespace/d/drop", "{\"behavior\":\"Cascade\"}").assertOk();
+    api.post("/v1/namespace/d/exists", "{}").assertError(404, 1);
+    api.post("/v1/namespace/d%24child/exists", "{}").assertError(404, 1);
+    api.post("/v1/table/d%24child%24t/version/list", null).assertError(404, 1);
+    api.post("/v1/namespace/d/drop", "{}").assertError(404, 1);
+    assertThat(api.post("/v1/namespace/d/drop", "{\"mode\":\"skip\"}").status()).isEqualTo(200);
+    api.post("/v1/namespace/%24/drop", "{}").assertError(400, 13);
+
+    api.post("/v1/namespace/e/create", "{\"properties\":{\"k\":\"v\"}}").assertOk();
+    assertThat(api.post("/v1/namespace/e/drop", "{}").assertOk().get("properties").get("k").asText()).isEqualTo("v");
+    api.post("/v1/namespace/e/create", "{}").assertOk();
+  }
+
+  @Test
+  void listAllTablesWalksEveryNamespace() {
+    api.post("/v1/namespace/x/create", "{}").assertOk();
+    api.post("/v1/namespace/x%24y/create", "{}").assertOk();
+    api.post("/v1/table/top/declare", "{}").assertOk();
+    api.post("/v1/table/x%24t1/declare", "{}").assertOk();
+    api.post("/v1/table/x%24t2/declare", "{}").assertOk();
+    api.post("/v1/table/x%24y%24t3/declare", "{}").assertOk();
+    api.post("/v1/table/x%24t2/deregister", "{}").assertOk();
+    List<String> all = new ArrayList<>();
+    String token = null;
+    do {
+      JsonNode page = api.get("/v1/table?limit=2" + (token == null ? "" : "&page_token=" + token)).assertOk();
+      all.addAll(names(page, "tables"));
+      token = page.has("page_token") ? page.get("page_token").asText() : null;
+    } while (token != null);
+    assertThat(all).containsExactly("top", "x$t1", "x$y$t3");
+    assertThat(names(api.get("/v1/table?delimiter=.").assertOk(), "tables")).containsExactly("top", "x.t1", "x.y.t3");
+    assertThat(gw.api(gw.newTenant("empty")).get("/v1/table").assertOk().get("tables")).isEmpty();
+  }
+
+  @Test
+  void aDeregisteredNameCanBeDeclaredAgainWithAFreshHistory() {
+    api.post("/v1/namespace/z/create", "{}").assertOk();
+    api.post("/v1/table/z%24t/declare", "{}").assertOk();
+    api.post("/v1/table/z%24t/version/create", Api.createBody(1, "old/1")).assertOk();
+    api.post("/v1/table/z%24t/deregister", "{}").assertOk();
+    api.post("/v1/table/z%24t/version/describe", "{\"version\":1}").assertError(404, 4);
+    assertThat(names(api.get("/v1/namespace/z/table/list").assertOk(), "tables")).isEmpty();
+    api.post("/v1/table/z%24t/declare", "{}").assertOk();
+    assertThat(api.post("/v1/table/z%24t/version/list", null).assertOk().get("versions")).isEmpty();
+    api.post("/v1/table/z%24t/version/create", Api.createBody(1, "new/1")).assertOk();
+  }
 }
