@@ -1,4 +1,4 @@
-"""Runs the curl session of README.md and checks every answer against the `# =>` line under it.
+"""Runs the curl sessions of README.md and checks every answer against the `# =>` line under it.
 
 "…" in an expected value matches anything; otherwise objects must have the same keys and values.
 """
@@ -11,12 +11,14 @@ ANY = "…"
 
 
 def session_lines(readme):
+    """The lines of every ```bash block inside the curl-session markers, in document order."""
     text = readme.read_text()
-    start = text.index("<!-- curl-session:start -->")
-    end = text.index("<!-- curl-session:end -->")
-    block = text[start:end].split("```bash", 1)[1].rsplit("```", 1)[0]
+    blocks = []
+    for region in text.split("<!-- curl-session:start -->")[1:]:
+        region = region.split("<!-- curl-session:end -->", 1)[0]
+        blocks += [part.split("```", 1)[0] for part in region.split("```bash")[1:]]
     lines, pending = [], ""
-    for raw in block.splitlines():
+    for raw in "\n".join(blocks).splitlines():
         line = raw.rstrip()
         if line.endswith("\\"):
             pending += line[:-1] + " "

@@ -37,10 +37,12 @@ public final class Locations {
 
   /**
    * A location a client chose, in the form the gateway stores: it must lie inside the tenant's own
-   * prefix and must not climb out of it.
+   * prefix and must not climb out of it. A relative path (no scheme, no leading {@code /}) is taken
+   * relative to the tenant's prefix.
    */
   public String clientLocation(Tenant tenant, String given) {
-    String location = external(given);
+    boolean relative = !given.contains("://") && !given.startsWith("/");
+    String location = relative ? tenantPrefix(tenant) + "/" + given : external(given);
     while (location.endsWith("/")) {
       location = location.substring(0, location.length() - 1);
     }

@@ -141,6 +141,9 @@ class CatalogIT {
     api.post("/v1/table/r%24bad/register", "{\"location\":\"" + prefix + "/../other/t.lance\"}")
         .assertError(400, 13);
     api.post("/v1/table/r%24bad/register", "{}").assertError(400, 13);
+    assertThat(api.post("/v1/table/r%24rel/register", "{\"location\":\"imports/rel.lance\"}").assertOk()
+        .get("location").asText()).isEqualTo(prefix + "/imports/rel.lance");
+    api.post("/v1/table/r%24bad/register", "{\"location\":\"../escape.lance\"}").assertError(400, 13);
     api.post("/v1/table/r%24bad/declare", "{\"location\":\"s3://someone-else/t.lance\"}").assertError(400, 13);
     api.post("/v1/table/r%2Fbad/declare", "{}").assertError(400, 13);
   }
