@@ -8,6 +8,9 @@ import dev.lvg.http.ApiVerticle;
 import dev.lvg.management.ManagementVerticle;
 import dev.lvg.metrics.GatewayMetrics;
 import dev.lvg.overload.InFlightLimit;
+import dev.lvg.storage.LocalFileStore;
+import dev.lvg.storage.Manifests;
+import dev.lvg.version.VersionRepository;
 import dev.lvg.tenancy.TenantDirectory;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -91,6 +94,12 @@ public final class Gateway implements AutoCloseable {
     InFlightLimit inFlight = new InFlightLimit(config.maxInFlight());
     return Migrations.apply(pool, migrations)
         .onSuccess(applied -> LOG.info("database schema ready ({} migrations applied now)", applied))
+        .compose(applied -> VersionRepository.rollBackExpiredClaims(pool, manifests(vertx, config)))
+        .onSuccess(rolledBack -> {
+          if (rolledBack > 0) {
+            LOG.warn("rolled back {} version claims left pending by an earlier run", rolledBack);
+          }
+        })
         .compose(applied -> config.bootstrapTenant() == null
             ? Future.succeededFuture()
             : tenants.ensureTenantWithKey(config.bootstrapTenant(), config.bootstrapApiKey())
@@ -100,6 +109,11 @@ public final class Gateway implements AutoCloseable {
             new DeploymentOptions().setInstances(config.httpInstances()).setThreadingModel(ThreadingModel.EVENT_LOOP)))
         .compose(deployed -> vertx.deployVerticle(
             new ManagementVerticle(config.host(), config.managementPort(), pool, registry)));
+  }
+
+  /** How manifests are handled: finalized on the local file system, or recorded as given. */
+  public static Manifests manifests(Vertx vertx, GatewayConfig config) {
+    return new Manifests(new LocalFileStore(vertx), config.finalizeManifests());
   }
 
   /** Stops serving, lets requests in progress finish, closes the pool and stops an embedded database. */

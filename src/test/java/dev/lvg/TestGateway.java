@@ -30,6 +30,7 @@ public final class TestGateway {
     settings.put("LVG_PORT", Integer.toString(freePort()));
     settings.put("LVG_MANAGEMENT_PORT", Integer.toString(freePort()));
     settings.put("LVG_DATA_DIR", tempDir().toString());
+    settings.put("LVG_MANIFEST_MODE", "record");
     String external = System.getenv("LVG_TEST_DB_URL");
     if (external != null && !external.isBlank()) {
       settings.put("LVG_DB_URL", external);
@@ -48,6 +49,32 @@ public final class TestGateway {
       Runtime.getRuntime().addShutdownHook(new Thread(shared.gateway::close));
     }
     return shared;
+  }
+
+  private static TestGateway finalizing;
+
+  /**
+   * A gateway that finalizes manifests on the local file system (the default configuration), on
+   * the shared gateway's database; started on first use.
+   */
+  public static synchronized TestGateway finalizing() {
+    if (finalizing == null) {
+      finalizing = new TestGateway(Map.of("LVG_MANIFEST_MODE", "finalize", "LVG_DB_URL", shared().databaseUrl()));
+      Runtime.getRuntime().addShutdownHook(new Thread(finalizing.gateway::close));
+    }
+    return finalizing;
+  }
+
+  /** A JDBC connection to the gateway's database, for tests that stage states no request can make. */
+  public java.sql.Connection jdbc() throws java.sql.SQLException {
+    var options = io.vertx.pgclient.PgConnectOptions.fromUri(databaseUrl());
+    var properties = new java.util.Properties();
+    properties.setProperty("user", options.getUser());
+    if (options.getPassword() != null && !options.getPassword().isEmpty()) {
+      properties.setProperty("password", options.getPassword());
+    }
+    return java.sql.DriverManager.getConnection("jdbc:postgresql://" + options.getHost() + ":" + options.getPort()
+        + "/" + options.getDatabase(), properties);
   }
 
   /** A gateway of its own with some settings changed; the caller closes it. */

@@ -71,7 +71,8 @@ public final class CatalogRepository {
       WHERE tenant_id = $1 AND deregistered_at IS NULL AND (namespace, name) > ($2::text[], $3)
       ORDER BY namespace, name LIMIT $4""";
   static final String LATEST_VERSION = """
-      SELECT max(version) FROM table_versions WHERE tenant_id = $1 AND table_id = $2 AND branch = $3""";
+      SELECT max(version) FROM table_versions
+      WHERE tenant_id = $1 AND table_id = $2 AND branch = $3 AND pending_until IS NULL""";
 
   public enum CreateMode { CREATE, EXIST_OK, OVERWRITE }
 

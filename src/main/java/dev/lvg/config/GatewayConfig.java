@@ -29,7 +29,8 @@ public record GatewayConfig(
     long maxBodyBytes,
     int maxInFlight,
     int listDefaultLimit,
-    int listMaxLimit) {
+    int listMaxLimit,
+    boolean finalizeManifests) {
 
   public static final String CONFIG_FILE_VARIABLE = "LVG_CONFIG";
   public static final String DEFAULT_CONFIG_FILE = "conf/gateway.properties";
@@ -77,6 +78,10 @@ public record GatewayConfig(
     if (listDefault > listMax) {
       throw new ConfigException("LVG_LIST_DEFAULT_LIMIT must not exceed LVG_LIST_MAX_LIMIT");
     }
+    String manifestMode = s.string("LVG_MANIFEST_MODE", "finalize");
+    if (!manifestMode.equals("finalize") && !manifestMode.equals("record")) {
+      throw new ConfigException("LVG_MANIFEST_MODE must be finalize or record, got '" + manifestMode + "'");
+    }
     return new GatewayConfig(
         s.string("LVG_HOST", "0.0.0.0"),
         s.integer("LVG_PORT", 2333, 0, 65535),
@@ -92,7 +97,8 @@ public record GatewayConfig(
         s.integer("LVG_MAX_BODY_BYTES", 1_048_576, 1024, 64 * 1_048_576),
         s.integer("LVG_MAX_IN_FLIGHT", 4096, 1, 1_000_000),
         listDefault,
-        listMax);
+        listMax,
+        manifestMode.equals("finalize"));
   }
 
   private static void validateStorageRoot(String root) {

@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
 public final class Migrations {
   private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
   /** Files in the order they apply; a new file is appended, an applied file never changes. */
-  static final List<String> FILES = List.of("V001__schema.sql", "V002__branches_and_soft_deregister.sql");
+  static final List<String> FILES = List.of(
+      "V001__schema.sql", "V002__branches_and_soft_deregister.sql", "V003__pending_versions.sql");
   private static final long LOCK_KEY = 0x4c56475f4d4947L;
 
   private static final String LOCK = "SELECT pg_advisory_xact_lock($1)";

@@ -1,5 +1,6 @@
 package dev.lvg.http;
 
+import dev.lvg.Gateway;
 import dev.lvg.catalog.CatalogRepository;
 import dev.lvg.catalog.CatalogRoutes;
 import dev.lvg.catalog.Locations;
@@ -52,7 +53,7 @@ public final class ApiVerticle extends VerticleBase {
     router.route().handler(BodyHandler.create(false).setBodyLimit(config.maxBodyBytes()));
     router.route("/v1/*").handler(new Authentication(tenants));
     CatalogRoutes catalogRoutes = new CatalogRoutes(pool, catalog, new Locations(config.storageRoot()), paging);
-    VersionRoutes versionRoutes = new VersionRoutes(pool, new VersionRepository(catalog, branches), branches, paging,
+    VersionRoutes versionRoutes = new VersionRoutes(pool, new VersionRepository(catalog, branches, Gateway.manifests(vertx, config), vertx), branches, paging,
         metrics);
     catalogRoutes.mount(router);
     versionRoutes.mount(router);

@@ -22,9 +22,11 @@ public final class BranchRepository {
   static final String FIND_BRANCH = """
       SELECT parent_branch, parent_version FROM table_branches WHERE tenant_id = $1 AND table_id = $2 AND name = $3""";
   static final String VERSION_SIZE = """
-      SELECT manifest_size FROM table_versions WHERE tenant_id = $1 AND table_id = $2 AND branch = $3 AND version = $4""";
+      SELECT manifest_size FROM table_versions
+      WHERE tenant_id = $1 AND table_id = $2 AND branch = $3 AND version = $4 AND pending_until IS NULL""";
   static final String LATEST_VERSION = """
-      SELECT version, manifest_size FROM table_versions WHERE tenant_id = $1 AND table_id = $2 AND branch = $3
+      SELECT version, manifest_size FROM table_versions
+      WHERE tenant_id = $1 AND table_id = $2 AND branch = $3 AND pending_until IS NULL
       ORDER BY version DESC LIMIT 1""";
   static final String INSERT_BRANCH = """
       INSERT INTO table_branches (tenant_id, table_id, name, parent_branch, parent_version, manifest_size)

@@ -5,7 +5,10 @@ import dev.lvg.catalog.TableRecord;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
 import dev.lvg.tenancy.Tenant;
+import dev.lvg.storage.Manifests;
+import dev.lvg.storage.ObjectStore;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.pgclient.PgException;
 import io.vertx.sqlclient.Row;
@@ -26,9 +29,10 @@ import java.util.UUID;
 public final class VersionRepository {
   static final String INSERT_VERSION = """
       INSERT INTO table_versions (tenant_id, table_id, branch, version, manifest_path, requested_path,
-          manifest_size, e_tag, naming_scheme, metadata, transaction_id, timestamp_millis)
+          manifest_size, e_tag, naming_scheme, metadata, transaction_id, timestamp_millis, pending_until)
       SELECT t.tenant_id, t.id, $4::text, $5::bigint, $6::text, $6::text, $7::bigint, $8::text, $9::text,
-             $10::jsonb, $11::uuid, (extract(epoch FROM clock_timestamp()) * 1000)::bigint
+             $10::jsonb, $11::uuid, (extract(epoch FROM clock_timestamp()) * 1000)::bigint,
+             clock_timestamp() + make_interval(secs => $12::int)
       FROM lance_tables t
       LEFT JOIN table_branches b ON b.tenant_id = t.tenant_id AND b.table_id = t.id AND b.name = $4::text
       WHERE t.tenant_id = $1 AND t.namespace = $2::text[] AND t.name = $3 AND t.deregistered_at IS NULL
@@ -40,10 +44,12 @@ public final class VersionRepository {
       ON CONFLICT DO NOTHING
       RETURNING\s""" + TableVersion.COLUMNS;
 
-  static final String EXPLAIN_REFUSAL = """
+  /** Everything that decides a create: the table, the branch, the row in the slot, the latest version. */
+  static final String INSPECT_SLOT = """
       SELECT t.id AS table_id, b.name IS NOT NULL AS branch_exists, b.parent_version,
              v.version, v.manifest_path, v.requested_path, v.manifest_size, v.e_tag,
-             v.metadata, v.transaction_id, v.timestamp_millis,
+             v.metadata, v.transaction_id, v.timestamp_millis, v.naming_scheme,
+             v.pending_until IS NOT NULL AS pending, v.pending_until < clock_timestamp() AS expired,
              (SELECT max(m.version) FROM table_versions m
               WHERE m.tenant_id = t.tenant_id AND m.table_id = t.id AND m.branch = $4) AS latest
       FROM lance_tables t
@@ -55,7 +61,7 @@ public final class VersionRepository {
   private static final String VERSIONS_OF_LIVE_TABLE = """
       SELECT v.%s FROM lance_tables t JOIN table_versions v ON v.tenant_id = t.tenant_id AND v.table_id = t.id
       WHERE t.tenant_id = $1 AND t.namespace = $2 AND t.name = $3 AND t.deregistered_at IS NULL
-        AND v.branch = $4 AND\s""".formatted(TableVersion.COLUMNS.replace(", ", ", v."));
+        AND v.branch = $4 AND v.pending_until IS NULL AND\s""".formatted(TableVersion.COLUMNS.replace(", ", ", v."));
 
   static final String LIST_ASCENDING = VERSIONS_OF_LIVE_TABLE + "v.version > $5 ORDER BY v.version LIMIT $6";
   static final String LIST_DESCENDING = VERSIONS_OF_LIVE_TABLE + "v.version < $5 ORDER BY v.version DESC LIMIT $6";
@@ -65,22 +71,83 @@ public final class VersionRepository {
   static final String DELETE_RANGES = """
       DELETE FROM table_versions v USING unnest($4::bigint[], $5::bigint[]) AS r(start_version, end_version)
       WHERE v.tenant_id = $1 AND v.table_id = $2 AND v.branch = $3
+        AND v.pending_until IS NULL
         AND v.version >= r.start_version AND (r.end_version = -1 OR v.version < r.end_version)""";
+
+  /** Turns the pending claim of the same request into a committed version with its final manifest. */
+  static final String COMMIT_CLAIM = """
+      UPDATE table_versions SET pending_until = NULL, manifest_path = $6, manifest_size = $7, e_tag = $8,
+             timestamp_millis = (extract(epoch FROM clock_timestamp()) * 1000)::bigint
+      WHERE tenant_id = $1 AND table_id = $2 AND branch = $3 AND version = $4 AND requested_path = $5
+        AND pending_until IS NOT NULL
+      RETURNING\s""" + TableVersion.COLUMNS;
+
+  /** Gives up a pending claim; with {@code $6} true only once its lease has run out. */
+  static final String RELEASE_CLAIM = """
+      DELETE FROM table_versions
+      WHERE tenant_id = $1 AND table_id = $2 AND branch = $3 AND version = $4 AND transaction_id = $5
+        AND pending_until IS NOT NULL AND (NOT $6 OR pending_until < clock_timestamp())
+      RETURNING requested_path""";
+
+  /** Claims whose lease ran out, with what is needed to undo them. */
+  static final String EXPIRED_CLAIMS = """
+      SELECT v.tenant_id, v.table_id, v.branch, v.version, v.transaction_id, v.requested_path, v.naming_scheme,
+             t.location
+      FROM table_versions v JOIN lance_tables t ON t.id = v.table_id
+      WHERE v.pending_until < clock_timestamp()""";
 
   private final CatalogRepository catalog;
   private final BranchRepository branches;
+  private final Manifests manifests;
+  private final Vertx vertx;
 
-  public VersionRepository(CatalogRepository catalog, BranchRepository branches) {
+  public VersionRepository(CatalogRepository catalog, BranchRepository branches, Manifests manifests, Vertx vertx) {
     this.catalog = catalog;
     this.branches = branches;
+    this.manifests = manifests;
+    this.vertx = vertx;
   }
 
   /** Outcome of a commit: the stored row, and whether this request created it or replayed it. */
   public record Commit(TableVersion version, boolean created) {}
 
+  /** What occupies a version slot, and what the branch's chain looks like. */
+  private record Slot(long tableId, boolean branchExists, TableVersion row, boolean pending, boolean expired,
+      String namingScheme, Long latest) {}
+
+  /**
+   * Commits a version. When the table's location is on a storage backend, its staging manifest is
+   * finalized first (see {@link #finalizeAndCommit}); otherwise the path is recorded as given.
+   */
   public Future<Commit> create(SqlClient db, Tenant tenant, List<String> tableId, NewVersion request) {
     CatalogRepository.requireTableId(tableId);
-    Tuple params = tableKey(tenant, tableId)
+    if (!manifests.finalizes()) {
+      return record(db, tenant, tableId, request);
+    }
+    return catalog.findTable(db, tenant, tableId).compose(table -> {
+      Manifests.Target target = manifests.target(table.location(), request.manifestPath(), request.branch(),
+          request.version(), request.namingScheme());
+      return target == null
+          ? record(db, tenant, tableId, request)
+          : new Finalization(db, tenant, tableId, request, target, table.location()).attempt(true);
+    });
+  }
+
+  /** Records the path as given: one insert, and a second read only when it claims nothing. */
+  public Future<Commit> record(SqlClient db, Tenant tenant, List<String> tableId, NewVersion request) {
+    CatalogRepository.requireTableId(tableId);
+    return db.preparedQuery(INSERT_VERSION).execute(insertParams(tenant, tableId, request, UUID.randomUUID(), null))
+        .compose(rows -> rows.size() > 0
+            ? Future.succeededFuture(new Commit(TableVersion.from(rows.iterator().next()), true))
+            : inspect(db, tenant, tableId, request).compose(slot -> decide(db, tenant, tableId, request, slot, null)))
+        .recover(error -> outcomeUnknown(error)
+            ? inspect(db, tenant, tableId, request).compose(slot -> decide(db, tenant, tableId, request, slot, error))
+            : Future.failedFuture(error));
+  }
+
+  private static Tuple insertParams(
+      Tenant tenant, List<String> tableId, NewVersion request, UUID transactionId, Integer leaseSeconds) {
+    return tableKey(tenant, tableId)
         .addString(request.branch())
         .addLong(request.version())
         .addString(request.manifestPath())
@@ -88,14 +155,8 @@ public final class VersionRepository {
         .addString(request.eTag())
         .addString(request.namingScheme())
         .addValue(request.metadata() == null ? null : new JsonObject(new LinkedHashMap<>(request.metadata())))
-        .addUUID(UUID.randomUUID());
-    return db.preparedQuery(INSERT_VERSION).execute(params)
-        .compose(rows -> rows.size() > 0
-            ? Future.succeededFuture(new Commit(TableVersion.from(rows.iterator().next()), true))
-            : explainRefusal(db, tenant, tableId, request, null))
-        .recover(error -> outcomeUnknown(error)
-            ? explainRefusal(db, tenant, tableId, request, error)
-            : Future.failedFuture(error));
+        .addUUID(transactionId)
+        .addInteger(leaseSeconds);
   }
 
   /**
@@ -107,36 +168,255 @@ public final class VersionRepository {
         && !(error instanceof io.vertx.core.http.ConnectionPoolTooBusyException);
   }
 
-  private Future<Commit> explainRefusal(
-      SqlClient db, Tenant tenant, List<String> tableId, NewVersion request, Throwable insertError) {
+  private Future<Slot> inspect(SqlClient db, Tenant tenant, List<String> tableId, NewVersion request) {
     Tuple params = tableKey(tenant, tableId).addString(request.branch()).addLong(request.version());
-    return db.preparedQuery(EXPLAIN_REFUSAL).execute(params).compose(rows -> {
+    return db.preparedQuery(INSPECT_SLOT).execute(params).compose(rows -> {
       if (rows.size() == 0) {
         return catalog.tableNotFound(db, tenant, tableId);
       }
       Row row = rows.iterator().next();
-      if (!NewVersion.MAIN_BRANCH.equals(request.branch()) && !row.getBoolean("branch_exists")) {
-        return Future.failedFuture(BranchRepository.branchNotFound(request.branch()));
-      }
-      if (row.getValue("version") != null) {
-        TableVersion stored = TableVersion.from(row);
-        if (stored.sameRequest(request.manifestPath())) {
-          return Future.succeededFuture(new Commit(stored, false));
-        }
-        return Future.failedFuture(new ApiException(ErrorCode.CONCURRENT_MODIFICATION,
-            "version " + request.version() + " already exists with another manifest"));
-      }
+      boolean occupied = row.getValue("version") != null;
       Long latest = row.getLong("latest") != null ? row.getLong("latest") : row.getLong("parent_version");
-      if (latest != null && request.version() != latest + 1) {
-        return Future.failedFuture(new ApiException(ErrorCode.CONCURRENT_MODIFICATION,
-            "version " + request.version() + " is not the next version; the latest is " + latest));
-      }
-      if (insertError != null) {
-        return Future.failedFuture(insertError);
-      }
-      return Future.failedFuture(new ApiException(ErrorCode.CONCURRENT_MODIFICATION,
-          "version " + request.version() + " was modified concurrently; retry"));
+      return Future.succeededFuture(new Slot(row.getLong("table_id"), row.getBoolean("branch_exists"),
+          occupied ? TableVersion.from(row) : null, occupied && row.getBoolean("pending"),
+          Boolean.TRUE.equals(row.getBoolean("expired")), row.getString("naming_scheme"), latest));
     });
+  }
+
+  /**
+   * The answer for a request whose insert claimed nothing: a retry of the stored request, a
+   * conflict, or a missing branch. {@code insertError} is the failure to report when none applies.
+   */
+  private Future<Commit> decide(
+      SqlClient db, Tenant tenant, List<String> tableId, NewVersion request, Slot slot, Throwable insertError) {
+    if (!NewVersion.MAIN_BRANCH.equals(request.branch()) && !slot.branchExists()) {
+      return Future.failedFuture(BranchRepository.branchNotFound(request.branch()));
+    }
+    if (slot.row() != null && !slot.pending()) {
+      return slot.row().sameRequest(request.manifestPath())
+          ? Future.succeededFuture(new Commit(slot.row(), false))
+          : Future.failedFuture(conflict("version " + request.version() + " already exists with another manifest"));
+    }
+    if (slot.row() != null) {
+      return Future.failedFuture(conflict("version " + request.version() + " is being committed by another request"));
+    }
+    if (slot.latest() != null && request.version() != slot.latest() + 1) {
+      return Future.failedFuture(conflict(
+          "version " + request.version() + " is not the next version; the latest is " + slot.latest()));
+    }
+    return Future.failedFuture(insertError != null ? insertError
+        : conflict("version " + request.version() + " was modified concurrently; retry"));
+  }
+
+  private static ApiException conflict(String message) {
+    return new ApiException(ErrorCode.CONCURRENT_MODIFICATION, message);
+  }
+
+  /**
+   * One {@code version/create} that finalizes a staging manifest. The order of effects keeps one
+   * invariant: a committed row always has its final manifest, and a final manifest this gateway
+   * created never outlives a claim that failed.
+   *
+   * <ol>
+   *   <li>claim the slot with a pending row (invisible to reads, leased for {@link #LEASE_SECONDS});
+   *   <li>copy the staging manifest to its final name, create-if-absent, never overwriting;
+   *   <li>commit the claim: the row becomes visible with the final path, size and e_tag;
+   *   <li>delete the staging manifest.
+   * </ol>
+   *
+   * A failed step releases the claim and removes a final manifest this attempt created. An identical
+   * request that finds the claim pending completes the same steps (they are idempotent) instead of
+   * failing; a claim whose lease ran out belongs to an attempt that died and is rolled back.
+   */
+  private final class Finalization {
+    private final SqlClient db;
+    private final Tenant tenant;
+    private final List<String> tableId;
+    private final NewVersion request;
+    private final Manifests.Target target;
+    private final String location;
+
+    Finalization(SqlClient db, Tenant tenant, List<String> tableId, NewVersion request, Manifests.Target target,
+        String location) {
+      this.db = db;
+      this.tenant = tenant;
+      this.tableId = tableId;
+      this.request = request;
+      this.target = target;
+      this.location = location;
+    }
+
+    Future<Commit> attempt(boolean mayRollBackExpired) {
+      return inspect(db, tenant, tableId, request).compose(slot -> {
+        if (slot.row() != null && slot.pending()) {
+          if (slot.row().sameRequest(request.manifestPath())) {
+            return finish(slot.tableId(), null, HELP_POLLS);
+          }
+          if (slot.expired() && mayRollBackExpired) {
+            return rollBackExpired(db, manifests, new ExpiredClaim(tenant.id(), slot.tableId(), request.branch(),
+                request.version(), slot.row().transactionId(), slot.row().requestedPath(), slot.namingScheme(), location))
+                .compose(done -> attempt(false));
+          }
+        }
+        if (slot.row() != null || (slot.latest() != null && request.version() != slot.latest() + 1)
+            || (!NewVersion.MAIN_BRANCH.equals(request.branch()) && !slot.branchExists())) {
+          return decide(db, tenant, tableId, request, slot, null);
+        }
+        UUID claim = UUID.randomUUID();
+        return db.preparedQuery(INSERT_VERSION).execute(insertParams(tenant, tableId, request, claim, LEASE_SECONDS)).compose(rows -> rows.size() > 0
+            ? finish(slot.tableId(), claim, 0)
+            : mayRollBackExpired ? attempt(false) : decide(db, tenant, tableId, request, slot, null));
+      });
+    }
+
+    /**
+     * Copies, commits and cleans up. {@code claim} is this attempt's own claim (released on failure),
+     * or null when helping an identical request's claim, which may then be waited for up to
+     * {@code polls} times while its staging manifest is already gone.
+     */
+    private Future<Commit> finish(long tableDbId, UUID claim, int polls) {
+      return copy(target).compose(outcome -> switch (outcome) {
+        case STAGING_MISSING -> polls > 0
+            ? later().compose(waited -> committedOrRetry(tableDbId, polls - 1))
+            : release(tableDbId, claim, false).compose(released -> inspect(db, tenant, tableId, request))
+                .compose(slot -> slot.row() != null && !slot.pending() && slot.row().sameRequest(request.manifestPath())
+                    ? Future.succeededFuture(new Commit(slot.row(), false))
+                    : Future.failedFuture(ApiException.invalidInput(
+                        "the staging manifest " + request.manifestPath() + " does not exist")));
+        case OTHER_BYTES -> release(tableDbId, claim, false).compose(released -> Future.failedFuture(conflict(
+            "the final manifest of version " + request.version() + " already exists with other content")));
+        case CREATED, SAME -> commit(tableDbId, claim, outcome == CopyOutcome.CREATED);
+      }).recover(error -> error instanceof ApiException
+          ? Future.failedFuture(error)
+          : release(tableDbId, claim, false).transform(released -> Future.failedFuture(error)));
+    }
+
+    private Future<Commit> committedOrRetry(long tableDbId, int polls) {
+      return inspect(db, tenant, tableId, request).compose(slot -> {
+        if (slot.row() != null && !slot.pending() && slot.row().sameRequest(request.manifestPath())) {
+          return Future.succeededFuture(new Commit(slot.row(), false));
+        }
+        if (slot.row() != null && slot.pending() && slot.row().sameRequest(request.manifestPath())) {
+          return finish(tableDbId, null, polls);
+        }
+        return decide(db, tenant, tableId, request, slot, null);
+      });
+    }
+
+    private Future<Void> later() {
+      return Future.future(promise -> vertx.setTimer(HELP_POLL_MS, id -> promise.complete()));
+    }
+
+    private Future<Commit> commit(long tableDbId, UUID claim, boolean createdFinal) {
+      return target.store().stat(target.finalKey()).compose(info -> db.preparedQuery(COMMIT_CLAIM)
+          .execute(Tuple.of(tenant.id(), tableDbId, request.branch(), request.version(), request.manifestPath(),
+              target.clientFinalPath()).addLong(info.size()).addString(info.eTag())))
+          .compose(rows -> {
+            if (rows.size() > 0) {
+              Commit committed = new Commit(TableVersion.from(rows.iterator().next()), claim != null);
+              return removeStaging().map(committed);
+            }
+            return inspect(db, tenant, tableId, request).compose(slot -> {
+              if (slot.row() != null && !slot.pending() && slot.row().sameRequest(request.manifestPath())) {
+                return removeStaging().map(new Commit(slot.row(), false));
+              }
+              Future<Void> undone = createdFinal ? target.store().deleteIfExists(target.finalKey()) : Future.succeededFuture();
+              return undone.compose(done -> Future.failedFuture(ApiException.slowDown(
+                  "the claim on version " + request.version() + " expired before it was committed; retry")));
+            });
+          });
+    }
+
+    /** The staging manifest goes last; a failure to delete it does not undo a commit. */
+    private Future<Void> removeStaging() {
+      if (target.alreadyFinal()) {
+        return Future.succeededFuture();
+      }
+      return target.store().deleteIfExists(target.stagingKey())
+          .recover(error -> Future.succeededFuture());
+    }
+
+    private Future<Void> release(long tableDbId, UUID claim, boolean onlyExpired) {
+      if (claim == null) {
+        return Future.succeededFuture();
+      }
+      return db.preparedQuery(RELEASE_CLAIM)
+          .execute(Tuple.of(tenant.id(), tableDbId, request.branch(), request.version(), claim, onlyExpired))
+          .<Void>mapEmpty()
+          .recover(error -> Future.succeededFuture());
+    }
+  }
+
+  /** A pending claim whose lease ran out, with what is needed to undo it. */
+  record ExpiredClaim(long tenantId, long tableId, String branch, long version, UUID claim, String requestedPath,
+      String namingScheme, String location) {}
+
+  /**
+   * Undoes a claim whose attempt died: releases its row (only if still expired, so a live attempt is
+   * never robbed), then removes the final manifest if it is that claim's own copy of its staging
+   * manifest. A final manifest with other content is never touched.
+   */
+  static Future<Void> rollBackExpired(SqlClient db, Manifests manifests, ExpiredClaim expired) {
+    return db.preparedQuery(RELEASE_CLAIM)
+        .execute(Tuple.of(expired.tenantId(), expired.tableId(), expired.branch(), expired.version(),
+            expired.claim(), true))
+        .compose(rows -> {
+          if (rows.size() == 0) {
+            return Future.<Void>succeededFuture();
+          }
+          Manifests.Target target;
+          try {
+            target = manifests.target(expired.location(), expired.requestedPath(), expired.branch(),
+                expired.version(), expired.namingScheme());
+          } catch (ApiException notFinalizable) {
+            return Future.<Void>succeededFuture();
+          }
+          if (target == null || target.alreadyFinal()) {
+            return Future.<Void>succeededFuture();
+          }
+          ObjectStore store = target.store();
+          return store.read(target.stagingKey())
+              .compose(staging -> store.read(target.finalKey()).compose(existing -> existing.equals(staging)
+                  ? store.deleteIfExists(target.finalKey()) : Future.<Void>succeededFuture()))
+              .recover(nothingToUndo -> Future.succeededFuture());
+        });
+  }
+
+  /** Rolls back every expired claim; run at start-up so a crash mid-commit leaves nothing behind. */
+  public static Future<Integer> rollBackExpiredClaims(SqlClient db, Manifests manifests) {
+    return db.query(EXPIRED_CLAIMS).execute().compose(rows -> {
+      List<ExpiredClaim> claims = new ArrayList<>();
+      for (Row row : rows) {
+        claims.add(new ExpiredClaim(row.getLong("tenant_id"), row.getLong("table_id"), row.getString("branch"),
+            row.getLong("version"), row.getUUID("transaction_id"), row.getString("requested_path"),
+            row.getString("naming_scheme"), row.getString("location")));
+      }
+      return dev.lvg.http.Futures.sequence(claims, claim -> rollBackExpired(db, manifests, claim))
+          .map(List::size);
+    });
+  }
+
+  private static final int LEASE_SECONDS = 60;
+  private static final long HELP_POLL_MS = 25;
+  private static final int HELP_POLLS = 200;
+
+  /** How the copy of a staging manifest to its final name went. */
+  enum CopyOutcome { CREATED, SAME, OTHER_BYTES, STAGING_MISSING }
+
+  static Future<CopyOutcome> copy(Manifests.Target target) {
+    ObjectStore store = target.store();
+    if (target.alreadyFinal()) {
+      return store.stat(target.finalKey()).map(info -> CopyOutcome.SAME)
+          .recover(error -> error instanceof ObjectStore.NoSuchObjectException
+              ? Future.succeededFuture(CopyOutcome.STAGING_MISSING) : Future.failedFuture(error));
+    }
+    return store.read(target.stagingKey())
+        .compose(bytes -> store.createIfAbsent(target.finalKey(), bytes).compose(created -> created
+            ? Future.succeededFuture(CopyOutcome.CREATED)
+            : store.read(target.finalKey()).map(existing -> existing.equals(bytes)
+                ? CopyOutcome.SAME : CopyOutcome.OTHER_BYTES)))
+        .recover(error -> error instanceof ObjectStore.NoSuchObjectException
+            ? Future.succeededFuture(CopyOutcome.STAGING_MISSING) : Future.failedFuture(error));
   }
 
   /** Up to {@code limit} versions of a branch after the cursor; the cursor is exclusive. */

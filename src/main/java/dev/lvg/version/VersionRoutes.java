@@ -55,12 +55,17 @@ public final class VersionRoutes {
     return createVersion(pool, Requests.tenant(ctx), tableId, body, true);
   }
 
-  /** One {@code CreateTableVersion}, alone or as part of a batch. */
-  Future<ObjectNode> createVersion(SqlClient db, Tenant tenant, List<String> tableId, Body body, boolean count) {
+  /**
+   * One {@code CreateTableVersion}: alone it finalizes the manifest when the table is on storage;
+   * inside a batch transaction the path is recorded as given.
+   */
+  Future<ObjectNode> createVersion(SqlClient db, Tenant tenant, List<String> tableId, Body body, boolean single) {
     NewVersion request = NewVersion.from(body);
-    Future<VersionRepository.Commit> commit = versions.create(db, tenant, tableId, request);
-    if (count) {
-      commit = commit.onComplete(metrics::versionCreate);
+    Future<VersionRepository.Commit> commit;
+    if (single) {
+      commit = versions.create(db, tenant, tableId, request).onComplete(metrics::versionCreate);
+    } else {
+      commit = versions.record(db, tenant, tableId, request);
     }
     return commit.map(stored -> {
       ObjectNode result = Json.object();

@@ -1,0 +1,200 @@
+package dev.lvg.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.lvg.Api;
+import dev.lvg.TestGateway;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** version/create on a table in local storage: staging manifests become final manifests. */
+class FinalizeIT {
+  private TestGateway gw;
+  private Api api;
+  private Path table;
+
+  @BeforeEach
+  void declare() throws Exception {
+    gw = TestGateway.finalizing();
+    api = gw.api(gw.newTenant("finalize"));
+    api.post("/v1/namespace/ns/create", "{}").assertOk();
+    table = Path.of(api.post("/v1/table/ns%24t/declare", "{}").assertOk().get("location").asText());
+    Files.createDirectories(table.resolve("_versions"));
+  }
+
+  /** Writes a staging manifest as a Lance writer does and returns the path it sends. */
+  private String stage(String name, String content) throws Exception {
+    Path staging = table.resolve("_versions").resolve(name);
+    Files.createDirectories(staging.getParent());
+    Files.writeString(staging, content);
+    return staging.toString().substring(1);
+  }
+
+  private static String create(long version, String path, String scheme) {
+    return "{\"version\":" + version + ",\"manifest_path\":\"" + path + "\",\"manifest_size\":3,"
+        + "\"naming_scheme\":\"" + scheme + "\"}";
+  }
+
+  private static final String CREATE = "/v1/table/ns%24t/version/create";
+
+  @Test
+  void stagingBecomesTheFinalManifestAndTheRetryGetsTheSameAnswer() throws Exception {
+    String staging = stage("18446744073709551614.manifest-" + UUID.randomUUID(), "manifest one");
+    JsonNode first = api.post(CREATE, create(1, staging, "V2")).assertOk();
+    Path finalManifest = table.resolve("_versions/18446744073709551614.manifest");
+    assertThat(first.get("version").get("manifest_path").asText()).isEqualTo(finalManifest.toString().substring(1));
+    assertThat(first.get("version").get("manifest_size").longValue()).isEqualTo("manifest one".length());
+    assertThat(first.get("version").get("e_tag").asText()).matches("[0-9a-f]+-[0-9a-f]+-c");
+    assertThat(Files.readString(finalManifest)).isEqualTo("manifest one");
+    assertThat(Files.exists(Path.of("/" + staging))).isFalse();
+
+    assertThat(api.post(CREATE, create(1, staging, "V2")).assertOk()).isEqualTo(first);
+    JsonNode listed = api.post("/v1/table/ns%24t/version/list", null).assertOk().get("versions");
+    assertThat(listed).hasSize(1);
+    assertThat(listed.get(0).get("manifest_path").asText()).isEqualTo(finalManifest.toString().substring(1));
+  }
+
+  @Test
+  void namingSchemesAndBranchesPickTheFinalName() throws Exception {
+    api.post(CREATE, create(1, stage("1.manifest-a", "v1"), "V1")).assertOk();
+    assertThat(Files.readString(table.resolve("_versions/1.manifest"))).isEqualTo("v1");
+    api.post(CREATE, create(2, stage("18446744073709551613.manifest-b", "v2"), "V2")).assertOk();
+    assertThat(Files.readString(table.resolve("_versions/18446744073709551613.manifest"))).isEqualTo("v2");
+    api.post("/v1/table/ns%24t/branches/create", "{\"name\":\"dev\"}").assertOk();
+    Path branchStaging = table.resolve("tree/dev/_versions/3.manifest-c");
+    Files.createDirectories(branchStaging.getParent());
+    Files.writeString(branchStaging, "b3");
+    api.post(CREATE, "{\"branch\":\"dev\",\"version\":3,\"manifest_path\":\"" + branchStaging.toString().substring(1)
+        + "\",\"naming_scheme\":\"V1\"}").assertOk();
+    assertThat(Files.readString(table.resolve("tree/dev/_versions/3.manifest"))).isEqualTo("b3");
+  }
+
+  @Test
+  void missingStagingIs400AndAForeignFinalManifestIs409() throws Exception {
+    api.post(CREATE, create(1, table.toString().substring(1) + "/_versions/1.manifest-never", "V1"))
+        .assertError(400, 13);
+    Files.writeString(table.resolve("_versions/1.manifest"), "someone else's commit");
+    String staging = stage("1.manifest-mine", "mine");
+    api.post(CREATE, create(1, staging, "V1")).assertError(409, 14);
+    assertThat(Files.readString(table.resolve("_versions/1.manifest"))).isEqualTo("someone else's commit");
+    assertThat(api.post("/v1/table/ns%24t/version/list", null).assertOk().get("versions")).isEmpty();
+
+    Files.writeString(table.resolve("_versions/2.manifest"), "same bytes");
+    api.post("/v1/table/ns%24t/version/delete", "{\"ranges\":[{\"start_version\":0,\"end_version\":-1}]}").assertOk();
+    JsonNode same = api.post(CREATE, create(2, stage("2.manifest-x", "same bytes"), "V1")).assertOk();
+    assertThat(same.get("version").get("manifest_path").asText()).endsWith("/_versions/2.manifest");
+  }
+
+  @Test
+  void manifestPathsOutsideTheTablesVersionsAre400() throws Exception {
+    String inside = table.toString().substring(1);
+    api.post("/v1/table/ns%24other/declare", "{}").assertOk();
+    Path other = Path.of(api.post("/v1/table/ns%24other/describe", "{}").assertOk().get("location").asText());
+    Files.createDirectories(other.resolve("_versions"));
+    Files.writeString(other.resolve("_versions/1.manifest-x"), "theirs");
+    for (String bad : new String[] {
+        other.toString().substring(1) + "/_versions/1.manifest-x",
+        inside + "/_versions/../../other.lance/_versions/1.manifest-x",
+        inside + "/data/1.manifest-x",
+        inside + "/_versions/sub/1.manifest-x",
+        inside + "/_versions/",
+        "/etc/passwd",
+        "file:///" + inside + "/_versions/1.manifest-x",
+        "s3://bucket/" + inside + "/_versions/1.manifest-x"}) {
+      api.post(CREATE, create(1, bad, "V1")).assertError(400, 13);
+    }
+    assertThat(Files.readString(other.resolve("_versions/1.manifest-x"))).isEqualTo("theirs");
+  }
+
+  @Test
+  void thirtyIdenticalRacersAllSucceedWithOneRowAndOneFinalManifest() throws Exception {
+    String staging = stage("18446744073709551614.manifest-race", "raced");
+    List<CompletableFuture<Api.Response>> calls = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      calls.add(api.postAsync(CREATE, create(1, staging, "V2")));
+    }
+    Set<String> transactions = new HashSet<>();
+    for (CompletableFuture<Api.Response> call : calls) {
+      JsonNode body = call.join().assertOk();
+      assertThat(body.get("version").get("manifest_path").asText()).endsWith("/_versions/18446744073709551614.manifest");
+      transactions.add(body.get("transaction_id").asText());
+    }
+    assertThat(transactions).hasSize(1);
+    assertThat(api.post("/v1/table/ns%24t/version/list", null).assertOk().get("versions")).hasSize(1);
+    try (var files = Files.list(table.resolve("_versions"))) {
+      assertThat(files.map(f -> f.getFileName().toString()).toList())
+          .containsExactly("18446744073709551614.manifest");
+    }
+  }
+
+  @Test
+  void racersWithDifferentManifestsLeaveOneWinnerWhoseBytesAreFinal() throws Exception {
+    List<CompletableFuture<Api.Response>> calls = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      calls.add(api.postAsync(CREATE, create(1, stage("1.manifest-" + i, "content " + i), "V1")));
+    }
+    List<Api.Response> responses = calls.stream().map(CompletableFuture::join).toList();
+    List<Integer> winners = new ArrayList<>();
+    for (int i = 0; i < responses.size(); i++) {
+      if (responses.get(i).status() == 200) {
+        winners.add(i);
+      } else {
+        responses.get(i).assertError(409, 14);
+      }
+    }
+    assertThat(winners).hasSize(1);
+    assertThat(Files.readString(table.resolve("_versions/1.manifest"))).isEqualTo("content " + winners.get(0));
+  }
+
+  @Test
+  void aClaimLeftByADeadAttemptIsRolledBackByTheNextWriter() throws Exception {
+    String deadStaging = stage("1.manifest-dead", "dead attempt");
+    Files.writeString(table.resolve("_versions/1.manifest"), "dead attempt");
+    stageDeadClaim(1, deadStaging);
+    api.post("/v1/table/ns%24t/version/describe", "{\"version\":1}").assertError(404, 11);
+    JsonNode body = api.post(CREATE, create(1, stage("1.manifest-live", "live attempt"), "V1")).assertOk();
+    assertThat(body.get("version").get("version").longValue()).isEqualTo(1);
+    assertThat(Files.readString(table.resolve("_versions/1.manifest"))).isEqualTo("live attempt");
+  }
+
+  @Test
+  void aRestartRollsBackClaimsLeftPendingAndTheirFinalManifests() throws Exception {
+    String deadStaging = stage("1.manifest-crashed", "crashed");
+    Files.writeString(table.resolve("_versions/1.manifest"), "crashed");
+    stageDeadClaim(1, deadStaging);
+    TestGateway restarted = TestGateway.dedicated(Map.of("LVG_MANIFEST_MODE", "finalize", "LVG_DB_URL", gw.databaseUrl()));
+    restarted.gateway.close();
+    assertThat(Files.exists(table.resolve("_versions/1.manifest"))).isFalse();
+    try (var db = gw.jdbc(); var rows = db.createStatement().executeQuery(
+        "SELECT count(*) FROM table_versions WHERE requested_path = '" + deadStaging + "'")) {
+      rows.next();
+      assertThat(rows.getLong(1)).isZero();
+    }
+    api.post(CREATE, create(1, stage("1.manifest-next", "next"), "V1")).assertOk();
+  }
+
+  /** The state a crash between copying and committing leaves: an expired pending claim. */
+  private void stageDeadClaim(long version, String requestedPath) throws Exception {
+    try (var db = gw.jdbc(); var insert = db.prepareStatement("""
+        INSERT INTO table_versions (tenant_id, table_id, branch, version, manifest_path, requested_path,
+            naming_scheme, transaction_id, timestamp_millis, pending_until)
+        SELECT tenant_id, id, 'main', ?, ?, ?, 'V1', gen_random_uuid(), 0, now() - interval '1 minute'
+        FROM lance_tables WHERE location = ? AND deregistered_at IS NULL""")) {
+      insert.setLong(1, version);
+      insert.setString(2, requestedPath);
+      insert.setString(3, requestedPath);
+      insert.setString(4, table.toString());
+      assertThat(insert.executeUpdate()).isEqualTo(1);
+    }
+  }
+}
