@@ -1,6 +1,8 @@
 """Runs the curl sessions of README.md and checks every answer against the `# =>` line under it.
 
-"…" in an expected value matches anything; otherwise objects must have the same keys and values.
+All ```bash blocks between the curl-session markers run in order as one bash script, so shell
+variables carry over. A JSON string "…" in an expected value matches anything, "…tail" matches any
+string ending in "tail"; otherwise objects must have the same keys and values.
 """
 import json
 import pathlib
@@ -8,6 +10,7 @@ import subprocess
 import sys
 
 ANY = "…"
+MARK = "<<<lvg-readme-command-done>>>"
 
 
 def session_lines(readme):
@@ -29,8 +32,11 @@ def session_lines(readme):
 
 
 def matches(expected, actual, path="$"):
-    if expected == ANY:
-        return []
+    if isinstance(expected, str) and expected.startswith(ANY):
+        tail = expected[len(ANY):]
+        if isinstance(actual, (str, int)) and str(actual).endswith(tail):
+            return []
+        return [f"{path}: expected a value ending in {tail!r}, got {actual!r}"]
     if isinstance(expected, dict):
         if not isinstance(actual, dict):
             return [f"{path}: expected an object, got {actual!r}"]
@@ -53,26 +59,31 @@ def matches(expected, actual, path="$"):
 
 def main():
     lines = session_lines(pathlib.Path(sys.argv[1]))
-    checked, failures, last_output = 0, [], None
+    commands, expectations = [], {}
     for line in lines:
-        if line.startswith("curl "):
-            result = subprocess.run(["bash", "-c", line], capture_output=True, text=True, timeout=30)
-            last_output = result.stdout
-        elif line.startswith("# => "):
-            expected = json.loads(line[len("# => "):])
-            try:
-                actual = json.loads(last_output)
-            except (TypeError, json.JSONDecodeError):
-                failures.append(f"not JSON after a command: {last_output!r}")
-                continue
-            problems = matches(expected, actual)
-            checked += 1
-            if problems:
-                failures.append("; ".join(problems))
+        if line.startswith("# => "):
+            expectations[len(commands) - 1] = json.loads(line[len("# => "):])
+        elif line.strip() and not line.lstrip().startswith("#"):
+            commands.append(line)
+    script = "".join(f"{command}\nprintf '\\n{MARK}\\n'\n" for command in commands)
+    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=300)
+    outputs = result.stdout.split(f"\n{MARK}\n")
+    failures = []
+    for index, expected in expectations.items():
+        output = outputs[index] if index < len(outputs) else ""
+        try:
+            actual = json.loads(output)
+        except json.JSONDecodeError:
+            failures.append(f"{commands[index]!r} printed {output!r}, not JSON")
+            continue
+        problems = matches(expected, actual)
+        if problems:
+            failures.append(f"{commands[index]!r}: " + "; ".join(problems))
     for failure in failures:
         print("README session mismatch:", failure)
-    print(f"README session: {checked} answers checked, {len(failures)} mismatches")
-    if failures or checked == 0:
+    print(f"README session: {len(commands)} commands run, {len(expectations)} answers checked, "
+          f"{len(failures)} mismatches")
+    if failures or not expectations:
         sys.exit(1)
 
 
