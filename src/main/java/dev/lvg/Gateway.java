@@ -10,6 +10,15 @@ import dev.lvg.metrics.GatewayMetrics;
 import dev.lvg.overload.InFlightLimit;
 import dev.lvg.storage.LocalFileStore;
 import dev.lvg.storage.Manifests;
+import dev.lvg.storage.S3Store;
+import java.net.URI;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
 import dev.lvg.version.VersionRepository;
 import dev.lvg.tenancy.TenantDirectory;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -42,12 +51,17 @@ public final class Gateway implements AutoCloseable {
   private final Vertx vertx;
   private final Pool pool;
   private final TenantDirectory tenants;
+  private final S3AsyncClient s3;
+  private final Manifests manifests;
 
-  private Gateway(EmbeddedDatabase embedded, Vertx vertx, Pool pool) {
+  private Gateway(EmbeddedDatabase embedded, Vertx vertx, Pool pool, GatewayConfig config) {
     this.embedded = embedded;
     this.vertx = vertx;
     this.pool = pool;
     this.tenants = new TenantDirectory(pool);
+    this.s3 = config.s3Bucket() == null ? null : s3Client(config);
+    this.manifests = new Manifests(new LocalFileStore(vertx),
+        s3 == null ? null : new S3Store(vertx, s3, config.s3Bucket()), config.finalizeManifests());
   }
 
   /** Tenants and keys of this gateway's database, for administration and tests. */
@@ -74,7 +88,7 @@ public final class Gateway implements AutoCloseable {
         .withMetrics(new MicrometerMetricsFactory(registry))
         .build();
     Pool pool = Database.pool(vertx, url, "lvg", config.dbPoolSize(), config.dbQueueSize(), config.httpInstances());
-    Gateway gateway = new Gateway(embedded, vertx, pool);
+    Gateway gateway = new Gateway(embedded, vertx, pool, config);
     try {
       gateway.deploy(config, registry, migrations).toCompletionStage().toCompletableFuture()
           .get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -94,7 +108,7 @@ public final class Gateway implements AutoCloseable {
     InFlightLimit inFlight = new InFlightLimit(config.maxInFlight());
     return Migrations.apply(pool, migrations)
         .onSuccess(applied -> LOG.info("database schema ready ({} migrations applied now)", applied))
-        .compose(applied -> VersionRepository.rollBackExpiredClaims(pool, manifests(vertx, config)))
+        .compose(applied -> VersionRepository.rollBackExpiredClaims(pool, manifests))
         .onSuccess(rolledBack -> {
           if (rolledBack > 0) {
             LOG.warn("rolled back {} version claims left pending by an earlier run", rolledBack);
@@ -105,15 +119,29 @@ public final class Gateway implements AutoCloseable {
             : tenants.ensureTenantWithKey(config.bootstrapTenant(), config.bootstrapApiKey())
                 .onSuccess(tenant -> LOG.info("bootstrap tenant '{}' ready", tenant.name())))
         .compose(bootstrapped -> vertx.deployVerticle(
-            () -> new ApiVerticle(config, pool, tenants, inFlight, metrics),
+            () -> new ApiVerticle(config, pool, tenants, manifests, inFlight, metrics),
             new DeploymentOptions().setInstances(config.httpInstances()).setThreadingModel(ThreadingModel.EVENT_LOOP)))
         .compose(deployed -> vertx.deployVerticle(
             new ManagementVerticle(config.host(), config.managementPort(), pool, registry)));
   }
 
-  /** How manifests are handled: finalized on the local file system, or recorded as given. */
-  public static Manifests manifests(Vertx vertx, GatewayConfig config) {
-    return new Manifests(new LocalFileStore(vertx), config.finalizeManifests());
+  /** The gateway's S3 client, when the storage root is an {@code s3://} bucket. */
+  private static S3AsyncClient s3Client(GatewayConfig config) {
+    GatewayConfig.S3Settings s3 = config.s3();
+    S3AsyncClientBuilder builder = S3AsyncClient.builder()
+        .region(Region.of(s3.region()))
+        .forcePathStyle(s3.pathStyle())
+        // Checksum trailers only where S3 requires them: many S3-compatible stores reject them.
+        .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+        .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED);
+    if (s3.endpoint() != null) {
+      builder.endpointOverride(URI.create(s3.endpoint()));
+    }
+    if (s3.accessKeyId() != null) {
+      builder.credentialsProvider(StaticCredentialsProvider.create(
+          AwsBasicCredentials.create(s3.accessKeyId(), s3.secretAccessKey())));
+    }
+    return builder.build();
   }
 
   /** Stops serving, lets requests in progress finish, closes the pool and stops an embedded database. */
@@ -123,6 +151,9 @@ public final class Gateway implements AutoCloseable {
       vertx.close().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
     } catch (Exception e) {
       LOG.warn("Vert.x did not close cleanly: {}", e.toString());
+    }
+    if (s3 != null) {
+      s3.close();
     }
     if (embedded != null) {
       embedded.close();

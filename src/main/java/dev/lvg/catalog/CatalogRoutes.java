@@ -130,7 +130,7 @@ public final class CatalogRoutes {
     String location = location(tenant, id, body.optionalString("location"));
     body.optionalBoolean("vend_credentials");
     Map<String, String> properties = body.optionalStringMap("properties");
-    return catalog.createTable(db, tenant, id, location, properties).map(CatalogRoutes::tableAccess);
+    return catalog.createTable(db, tenant, id, location, properties).map(this::tableAccess);
   }
 
   private Future<ObjectNode> registerTable(RoutingContext ctx) {
@@ -248,9 +248,10 @@ public final class CatalogRoutes {
   }
 
   /** What a writer needs to reach the table and to know the gateway commits its versions. */
-  static ObjectNode tableAccess(TableRecord table) {
+  private ObjectNode tableAccess(TableRecord table) {
     ObjectNode result = Json.object().put("location", table.location());
-    result.putObject("storage_options");
+    ObjectNode options = result.putObject("storage_options");
+    locations.storageOptions(table.location()).forEach(options::put);
     result.put("managed_versioning", true);
     return withProperties(result, table.properties());
   }

@@ -2,7 +2,10 @@ package dev.lvg.catalog;
 
 import dev.lvg.http.ApiException;
 import dev.lvg.tenancy.Tenant;
+import dev.lvg.config.GatewayConfig;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Where tables live: {@code <storage root>/<tenant>/<namespace parts>/<table>.lance}. For a
@@ -14,9 +17,32 @@ public final class Locations {
   public static final String TABLE_SUFFIX = ".lance";
 
   private final String root;
+  private final Map<String, String> storageOptions;
 
-  public Locations(String storageRoot) {
-    this.root = external(storageRoot);
+  public Locations(GatewayConfig config) {
+    this.root = external(config.storageRoot());
+    this.storageOptions = config.s3Bucket() == null ? Map.of() : s3Options(config.s3());
+  }
+
+  /** What a Lance writer (object_store) needs to reach the S3 root: endpoint, region, addressing, keys. */
+  private static Map<String, String> s3Options(GatewayConfig.S3Settings s3) {
+    Map<String, String> options = new LinkedHashMap<>();
+    options.put("aws_region", s3.region());
+    if (s3.endpoint() != null) {
+      options.put("aws_endpoint", s3.endpoint());
+      options.put("allow_http", Boolean.toString(s3.endpoint().startsWith("http://")));
+    }
+    options.put("aws_virtual_hosted_style_request", Boolean.toString(!s3.pathStyle()));
+    if (s3.accessKeyId() != null) {
+      options.put("aws_access_key_id", s3.accessKeyId());
+      options.put("aws_secret_access_key", s3.secretAccessKey());
+    }
+    return Map.copyOf(options);
+  }
+
+  /** The {@code storage_options} a writer needs for a table at {@code location}. */
+  public Map<String, String> storageOptions(String location) {
+    return location.startsWith(root + "/") ? storageOptions : Map.of();
   }
 
   private static String external(String uri) {

@@ -30,7 +30,32 @@ public record GatewayConfig(
     int maxInFlight,
     int listDefaultLimit,
     int listMaxLimit,
-    boolean finalizeManifests) {
+    boolean finalizeManifests,
+    S3Settings s3) {
+
+  /** Secrets that may come only from the environment, never from a file. */
+  static final java.util.Set<String> SECRETS = java.util.Set.of("LVG_BOOTSTRAP_API_KEY", "LVG_S3_SECRET_ACCESS_KEY");
+
+  /**
+   * How to reach an S3-compatible storage root: for the gateway's own client and, as
+   * {@code storage_options}, for the writers. Without an access key the gateway uses the AWS default
+   * credentials chain and hands writers no credentials.
+   */
+  public record S3Settings(String endpoint, String region, boolean pathStyle, String accessKeyId,
+      String secretAccessKey) {
+    @Override
+    public String toString() {
+      return "S3Settings[endpoint=" + endpoint + ", region=" + region + ", pathStyle=" + pathStyle
+          + ", accessKeyId=" + accessKeyId + ", secretAccessKey=" + (secretAccessKey == null ? null : "***") + "]";
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "GatewayConfig[host=" + host + ", port=" + port + ", managementPort=" + managementPort
+        + ", db=" + (dbUrl == null ? "embedded" : "external") + ", dataDir=" + dataDir + ", storageRoot=" + storageRoot
+        + ", finalizeManifests=" + finalizeManifests + ", s3=" + s3 + "]";
+  }
 
   public static final String CONFIG_FILE_VARIABLE = "LVG_CONFIG";
   public static final String DEFAULT_CONFIG_FILE = "conf/gateway.properties";
@@ -98,7 +123,27 @@ public record GatewayConfig(
         s.integer("LVG_MAX_IN_FLIGHT", 4096, 1, 1_000_000),
         listDefault,
         listMax,
-        manifestMode.equals("finalize"));
+        manifestMode.equals("finalize"),
+        new S3Settings(
+            emptyToNull(s.string("LVG_S3_ENDPOINT", "")),
+            s.string("LVG_S3_REGION", "us-east-1"),
+            Boolean.parseBoolean(s.string("LVG_S3_PATH_STYLE", "false")),
+            emptyToNull(s.string("LVG_S3_ACCESS_KEY_ID", "")),
+            emptyToNull(s.string("LVG_S3_SECRET_ACCESS_KEY", ""))));
+  }
+
+  private static String emptyToNull(String value) {
+    return value.isEmpty() ? null : value;
+  }
+
+  /** The bucket of an {@code s3://} storage root, or {@code null} for another scheme. */
+  public String s3Bucket() {
+    if (!storageRoot.startsWith("s3://")) {
+      return null;
+    }
+    String rest = storageRoot.substring("s3://".length());
+    int slash = rest.indexOf('/');
+    return slash < 0 ? rest : rest.substring(0, slash);
   }
 
   private static void validateStorageRoot(String root) {
@@ -113,6 +158,9 @@ public record GatewayConfig(
     }
     if ("file".equals(uri.getScheme()) && (uri.getPath() == null || !uri.getPath().startsWith("/"))) {
       throw new ConfigException("LVG_STORAGE_ROOT file:// root must be an absolute path: " + root);
+    }
+    if ("s3".equals(uri.getScheme()) && (uri.getHost() == null || uri.getHost().isEmpty())) {
+      throw new ConfigException("LVG_STORAGE_ROOT s3:// root must name a bucket: " + root);
     }
   }
 
@@ -135,6 +183,9 @@ public record GatewayConfig(
     for (String name : properties.stringPropertyNames()) {
       if (!name.startsWith("LVG_")) {
         throw new ConfigException(path + ": unknown key " + name + " (every key starts with LVG_)");
+      }
+      if (SECRETS.contains(name) && !properties.getProperty(name).isBlank()) {
+        throw new ConfigException(path + ": " + name + " is a secret; set it in the environment, not in a file");
       }
       result.put(name, properties.getProperty(name).trim());
     }

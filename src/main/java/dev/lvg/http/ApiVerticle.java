@@ -1,12 +1,12 @@
 package dev.lvg.http;
 
-import dev.lvg.Gateway;
 import dev.lvg.catalog.CatalogRepository;
 import dev.lvg.catalog.CatalogRoutes;
 import dev.lvg.catalog.Locations;
 import dev.lvg.config.GatewayConfig;
 import dev.lvg.metrics.GatewayMetrics;
 import dev.lvg.overload.InFlightLimit;
+import dev.lvg.storage.Manifests;
 import dev.lvg.tenancy.TenantDirectory;
 import dev.lvg.version.BatchRoutes;
 import dev.lvg.version.BranchRepository;
@@ -28,15 +28,17 @@ public final class ApiVerticle extends VerticleBase {
   private final GatewayConfig config;
   private final Pool pool;
   private final TenantDirectory tenants;
+  private final Manifests manifests;
   private final InFlightLimit inFlight;
   private final GatewayMetrics metrics;
   private HttpServer server;
 
-  public ApiVerticle(GatewayConfig config, Pool pool, TenantDirectory tenants, InFlightLimit inFlight,
-      GatewayMetrics metrics) {
+  public ApiVerticle(GatewayConfig config, Pool pool, TenantDirectory tenants, Manifests manifests,
+      InFlightLimit inFlight, GatewayMetrics metrics) {
     this.config = config;
     this.pool = pool;
     this.tenants = tenants;
+    this.manifests = manifests;
     this.inFlight = inFlight;
     this.metrics = metrics;
   }
@@ -52,8 +54,8 @@ public final class ApiVerticle extends VerticleBase {
     router.route().handler(inFlight);
     router.route().handler(BodyHandler.create(false).setBodyLimit(config.maxBodyBytes()));
     router.route("/v1/*").handler(new Authentication(tenants));
-    CatalogRoutes catalogRoutes = new CatalogRoutes(pool, catalog, new Locations(config.storageRoot()), paging);
-    VersionRoutes versionRoutes = new VersionRoutes(pool, new VersionRepository(catalog, branches, Gateway.manifests(vertx, config), vertx), branches, paging,
+    CatalogRoutes catalogRoutes = new CatalogRoutes(pool, catalog, new Locations(config), paging);
+    VersionRoutes versionRoutes = new VersionRoutes(pool, new VersionRepository(catalog, branches, manifests, vertx), branches, paging,
         metrics);
     catalogRoutes.mount(router);
     versionRoutes.mount(router);

@@ -3,21 +3,27 @@ package dev.lvg.storage;
 import dev.lvg.http.ApiException;
 
 /**
- * Where a version's manifest goes. A Lance writer sends the path of a staging manifest, relative to
- * the store root (no scheme, no leading {@code /}); it must lie in {@code _versions/} of the table,
- * or of one of its branches under {@code tree/<branch>/}. The final name follows the naming scheme:
- * V1 {@code <v>.manifest}, V2 {@code <u64::MAX - v, 20 digits>.manifest}.
+ * Where a version's manifest goes. A Lance writer sends the path of a staging manifest relative to
+ * the store root (no scheme, no leading {@code /}: the file system root, or the bucket); it must
+ * lie in {@code _versions/} of the table, or of one of its branches under {@code tree/<branch>/}.
+ * The final name follows the naming scheme: V1 {@code <v>.manifest}, V2
+ * {@code <u64::MAX - v, 20 digits>.manifest}.
  */
 public final class Manifests {
   private static final String VERSIONS = "_versions/";
   private static final String MANIFEST_SUFFIX = ".manifest";
 
   private final ObjectStore localFiles;
+  private final S3Store s3;
   private final boolean finalize;
 
-  /** {@code finalize} false: every version is recorded as given and storage is never touched. */
-  public Manifests(ObjectStore localFiles, boolean finalize) {
+  /**
+   * {@code s3} serves locations in its bucket, when one is configured; {@code finalize} false means
+   * every version is recorded as given and storage is never touched.
+   */
+  public Manifests(ObjectStore localFiles, S3Store s3, boolean finalize) {
     this.localFiles = localFiles;
+    this.s3 = s3;
     this.finalize = finalize;
   }
 
@@ -38,27 +44,44 @@ public final class Manifests {
    * are recorded as given (record mode, or a location on no configured backend).
    */
   public Target target(String location, String manifestPath, String branch, long version, String namingScheme) {
-    if (!finalize || !location.startsWith("/")) {
+    if (!finalize) {
+      return null;
+    }
+    ObjectStore store;
+    String tableKey;
+    String key;
+    boolean leadingSlash = manifestPath.startsWith("/");
+    if (location.startsWith("/")) {
+      store = localFiles;
+      tableKey = location;
+      key = leadingSlash ? manifestPath : "/" + manifestPath;
+    } else if (s3 != null && location.startsWith("s3://" + s3.bucket() + "/")) {
+      store = s3;
+      tableKey = location.substring(("s3://" + s3.bucket() + "/").length());
+      if (leadingSlash) {
+        throw ApiException.invalidInput("'manifest_path' must be relative to the bucket, without a leading '/'");
+      }
+      key = manifestPath;
+    } else {
       return null;
     }
     if (manifestPath.contains("://") || manifestPath.contains("\\")) {
       throw ApiException.invalidInput("'manifest_path' must be a path relative to the store root, not a URL");
     }
-    boolean absolute = manifestPath.startsWith("/");
-    String key = absolute ? manifestPath : "/" + manifestPath;
-    for (String segment : key.substring(1).split("/", -1)) {
+    for (String segment : (key.startsWith("/") ? key.substring(1) : key).split("/", -1)) {
       if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
         throw ApiException.invalidInput("'manifest_path' must not contain empty, '.' or '..' segments");
       }
     }
-    if (!key.startsWith(location + "/")) {
+    if (!key.startsWith(tableKey + "/")) {
       throw ApiException.invalidInput("'manifest_path' must lie inside the table's location " + location);
     }
-    String inTable = key.substring(location.length() + 1);
-    String name = stagingName(inTable);
-    String versionsDir = "main".equals(branch) ? location + "/" + VERSIONS : location + "/tree/" + branch + "/" + VERSIONS;
+    String name = stagingName(key.substring(tableKey.length() + 1));
+    String versionsDir = "main".equals(branch) ? tableKey + "/" + VERSIONS : tableKey + "/tree/" + branch + "/" + VERSIONS;
     String finalKey = versionsDir + finalName(version, namingScheme == null ? schemeOf(name) : namingScheme);
-    return new Target(localFiles, key, finalKey, absolute ? finalKey : finalKey.substring(1));
+    boolean clientUsedAbsolutePath = store == localFiles && leadingSlash;
+    String clientFinalPath = store == localFiles && !clientUsedAbsolutePath ? finalKey.substring(1) : finalKey;
+    return new Target(store, key, finalKey, clientFinalPath);
   }
 
   /** The file name, once the path is known to be {@code _versions/<name>} of the table or a branch. */

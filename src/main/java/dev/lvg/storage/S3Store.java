@@ -1,0 +1,92 @@
+package dev.lvg.storage;
+
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import software.amazon.awssdk.core.async.AsyncRequestBody;
+import software.amazon.awssdk.core.async.AsyncResponseTransformer;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/**
+ * Objects in one bucket of an S3-compatible store, through the AWS SDK v2 async client; keys are
+ * object keys.
+ *
+ * <p>Create-if-absent looks for the key first and then PUTs with {@code If-None-Match: *}. On a
+ * store that honours the header (AWS S3, MinIO, R2, ...) the PUT alone is race-free; the look-up
+ * keeps a store that ignores it (s3proxy does) from overwriting an existing object. Between
+ * gateway requests the version claim in PostgreSQL already lets only one request create a given
+ * final manifest.
+ */
+public final class S3Store implements ObjectStore {
+  private static final int PRECONDITION_FAILED = 412;
+  private static final int CONDITIONAL_REQUEST_CONFLICT = 409;
+  private static final int NOT_FOUND = 404;
+
+  private final Vertx vertx;
+  private final S3AsyncClient client;
+  private final String bucket;
+
+  public S3Store(Vertx vertx, S3AsyncClient client, String bucket) {
+    this.vertx = vertx;
+    this.client = client;
+    this.bucket = bucket;
+  }
+
+  public String bucket() {
+    return bucket;
+  }
+
+  /** Completes on the caller's Vert.x context, never on an SDK thread. */
+  private <T> Future<T> onContext(CompletableFuture<T> call) {
+    Context context = vertx.getOrCreateContext();
+    return Future.fromCompletionStage(call, context).recover(error -> Future.failedFuture(unwrap(error)));
+  }
+
+  private static Throwable unwrap(Throwable error) {
+    return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+  }
+
+  private static boolean notFound(Throwable error) {
+    return error instanceof NoSuchKeyException
+        || error instanceof S3Exception s3 && s3.statusCode() == NOT_FOUND;
+  }
+
+  @Override
+  public Future<Buffer> read(String key) {
+    return onContext(client.getObject(get -> get.bucket(bucket).key(key), AsyncResponseTransformer.toBytes()))
+        .map(bytes -> Buffer.buffer(bytes.asByteArray()))
+        .recover(error -> Future.failedFuture(notFound(error) ? new NoSuchObjectException(key) : error));
+  }
+
+  @Override
+  public Future<Boolean> createIfAbsent(String key, Buffer bytes) {
+    return stat(key).map(false).recover(error -> error instanceof NoSuchObjectException
+        ? put(key, bytes) : Future.failedFuture(error));
+  }
+
+  private Future<Boolean> put(String key, Buffer bytes) {
+    return onContext(client.putObject(put -> put.bucket(bucket).key(key).ifNoneMatch("*"),
+            AsyncRequestBody.fromBytes(bytes.getBytes())))
+        .map(true)
+        .recover(error -> error instanceof S3Exception s3
+            && (s3.statusCode() == PRECONDITION_FAILED || s3.statusCode() == CONDITIONAL_REQUEST_CONFLICT)
+            ? Future.succeededFuture(false) : Future.failedFuture(error));
+  }
+
+  @Override
+  public Future<ObjectInfo> stat(String key) {
+    return onContext(client.headObject(head -> head.bucket(bucket).key(key)))
+        .map(head -> new ObjectInfo(head.contentLength(), head.eTag()))
+        .recover(error -> Future.failedFuture(notFound(error) ? new NoSuchObjectException(key) : error));
+  }
+
+  @Override
+  public Future<Void> deleteIfExists(String key) {
+    return onContext(client.deleteObject(delete -> delete.bucket(bucket).key(key))).mapEmpty();
+  }
+}

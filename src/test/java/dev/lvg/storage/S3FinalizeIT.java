@@ -1,0 +1,143 @@
+package dev.lvg.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.lvg.Api;
+import dev.lvg.TestGateway;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+
+/** Finalization on an S3-compatible store (a real s3proxy server started by the test). */
+class S3FinalizeIT {
+  private static final String CREATE = "/v1/table/ns%24t/version/create";
+  private static S3Server s3;
+  private static TestGateway gw;
+
+  private Api api;
+  private String tableKey;
+
+  @BeforeAll
+  static void start() throws Exception {
+    s3 = new S3Server();
+    Map<String, String> settings = new HashMap<>(s3.gatewaySettings("tables"));
+    settings.put("LVG_DB_URL", TestGateway.shared().databaseUrl());
+    gw = TestGateway.dedicated(settings);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    gw.gateway.close();
+    s3.close();
+  }
+
+  @BeforeEach
+  void declare() {
+    api = gw.api(gw.newTenant("s3"));
+    api.post("/v1/namespace/ns/create", "{}").assertOk();
+    JsonNode declared = api.post("/v1/table/ns%24t/declare", "{}").assertOk();
+    String location = declared.get("location").asText();
+    assertThat(location).startsWith("s3://" + S3Server.BUCKET + "/tables/").endsWith("/ns/t.lance");
+    JsonNode options = declared.get("storage_options");
+    assertThat(options.get("aws_endpoint").asText()).isEqualTo(s3.endpoint);
+    assertThat(options.get("aws_access_key_id").asText()).isEqualTo(S3Server.ACCESS_KEY);
+    assertThat(options.get("aws_secret_access_key").asText()).isEqualTo(S3Server.SECRET_KEY);
+    assertThat(options.get("allow_http").asText()).isEqualTo("true");
+    assertThat(options.get("aws_virtual_hosted_style_request").asText()).isEqualTo("false");
+    tableKey = location.substring(("s3://" + S3Server.BUCKET + "/").length());
+  }
+
+  private String stage(String name, String content) {
+    String key = tableKey + "/_versions/" + name;
+    s3.client.putObject(put -> put.bucket(S3Server.BUCKET).key(key), RequestBody.fromString(content));
+    return key;
+  }
+
+  private String read(String key) {
+    return s3.client.getObjectAsBytes(get -> get.bucket(S3Server.BUCKET).key(key)).asUtf8String();
+  }
+
+  private boolean exists(String key) {
+    try {
+      s3.client.headObject(head -> head.bucket(S3Server.BUCKET).key(key));
+      return true;
+    } catch (NoSuchKeyException e) {
+      return false;
+    } catch (software.amazon.awssdk.services.s3.model.S3Exception e) {
+      if (e.statusCode() == 404) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  private static String create(long version, String path) {
+    return "{\"version\":" + version + ",\"manifest_path\":\"" + path + "\",\"naming_scheme\":\"V2\"}";
+  }
+
+  @Test
+  void stagingBecomesTheFinalObjectAndARetryGetsTheSameRow() {
+    String staging = stage("18446744073709551614.manifest-a", "s3 manifest");
+    JsonNode first = api.post(CREATE, create(1, staging)).assertOk();
+    String finalKey = tableKey + "/_versions/18446744073709551614.manifest";
+    assertThat(first.get("version").get("manifest_path").asText()).isEqualTo(finalKey);
+    assertThat(first.get("version").get("manifest_size").longValue()).isEqualTo("s3 manifest".length());
+    assertThat(first.get("version").get("e_tag").asText()).isNotBlank();
+    assertThat(read(finalKey)).isEqualTo("s3 manifest");
+    assertThat(exists(staging)).isFalse();
+    assertThat(api.post(CREATE, create(1, staging)).assertOk()).isEqualTo(first);
+  }
+
+  @Test
+  void aForeignFinalObjectIsNeverOverwritten() {
+    String finalKey = tableKey + "/_versions/18446744073709551614.manifest";
+    s3.client.putObject(put -> put.bucket(S3Server.BUCKET).key(finalKey), RequestBody.fromString("foreign"));
+    api.post(CREATE, create(1, stage("18446744073709551614.manifest-b", "mine"))).assertError(409, 14);
+    assertThat(read(finalKey)).isEqualTo("foreign");
+    api.post(CREATE, create(1, tableKey + "/_versions/18446744073709551614.manifest-missing")).assertError(400, 13);
+    api.post(CREATE, create(1, "other/_versions/1.manifest-x")).assertError(400, 13);
+  }
+
+  @Test
+  void thirtyIdenticalRacersLeaveOneRowAndOneObject() {
+    String staging = stage("18446744073709551614.manifest-race", "raced on s3");
+    List<CompletableFuture<Api.Response>> calls = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      calls.add(api.postAsync(CREATE, create(1, staging)));
+    }
+    Set<String> transactions = new HashSet<>();
+    calls.forEach(call -> transactions.add(call.join().assertOk().get("transaction_id").asText()));
+    assertThat(transactions).hasSize(1);
+    assertThat(api.post("/v1/table/ns%24t/version/list", null).assertOk().get("versions")).hasSize(1);
+    List<String> keys = s3.client.listObjectsV2(list -> list.bucket(S3Server.BUCKET).prefix(tableKey + "/"))
+        .contents().stream().map(object -> object.key()).toList();
+    assertThat(keys).containsExactly(tableKey + "/_versions/18446744073709551614.manifest");
+  }
+
+  @Test
+  void theStoreRefusesASecondCreateOfTheSameKey() {
+    io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
+    var store = new S3Store(vertx, s3.asyncClient(), S3Server.BUCKET);
+    String key = tableKey + "/create-if-absent";
+    assertThat(store.createIfAbsent(key, io.vertx.core.buffer.Buffer.buffer("first"))
+        .toCompletionStage().toCompletableFuture().join()).isTrue();
+    assertThat(store.createIfAbsent(key, io.vertx.core.buffer.Buffer.buffer("second"))
+        .toCompletionStage().toCompletableFuture().join()).isFalse();
+    assertThat(read(key)).isEqualTo("first");
+    assertThatThrownBy(() -> store.read(tableKey + "/absent").toCompletionStage().toCompletableFuture().join())
+        .hasCauseInstanceOf(ObjectStore.NoSuchObjectException.class);
+    vertx.close();
+  }
+}
