@@ -6,9 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lvg.Api;
 import dev.lvg.TestGateway;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.nio.channels.Channels;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,14 +16,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.ipc.ArrowStreamReader;
-import org.apache.arrow.vector.ipc.ArrowStreamWriter;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,8 +25,7 @@ import org.lance.namespace.RestNamespace;
 
 /** Real Lance writers (lance-core through JNI) commit through the gateway's REST namespace. */
 class LanceWriterIT {
-  private static final Schema SCHEMA = new Schema(List.of(Field.nullable("id", new ArrowType.Int(64, true))));
-  private static final List<String> TABLE = List.of("ns1", "events");
+  private static final List<String> TABLE = LanceData.TABLE;
   private static final int APPENDERS = 8;
 
   private static BufferAllocator allocator;
@@ -60,33 +48,9 @@ class LanceWriterIT {
     return namespace;
   }
 
-  /** {@code rows} rows with ids from {@code first}, as an Arrow stream. */
-  private static ArrowReader rows(long first, int rows) throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator)) {
-      BigIntVector ids = (BigIntVector) root.getVector("id");
-      ids.allocateNew(rows);
-      for (int i = 0; i < rows; i++) {
-        ids.set(i, first + i);
-      }
-      ids.setValueCount(rows);
-      root.setRowCount(rows);
-      try (ArrowStreamWriter writer = new ArrowStreamWriter(root, null, Channels.newChannel(out))) {
-        writer.start();
-        writer.writeBatch();
-        writer.end();
-      }
-    }
-    return new ArrowStreamReader(new ByteArrayInputStream(out.toByteArray()), allocator);
-  }
-
   private static void write(RestNamespace namespace, WriteParams.WriteMode mode, long first, int count)
       throws Exception {
-    try (ArrowReader reader = rows(first, count);
-        Dataset dataset = Dataset.write().allocator(allocator).reader(reader).namespaceClient(namespace)
-            .tableId(TABLE).mode(mode).execute()) {
-      assertThat(dataset.version()).isPositive();
-    }
+    assertThat(LanceData.write(allocator, namespace, mode, first, count)).isPositive();
   }
 
   @Test

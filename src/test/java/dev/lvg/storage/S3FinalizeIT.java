@@ -140,4 +140,30 @@ class S3FinalizeIT {
         .hasCauseInstanceOf(ObjectStore.NoSuchObjectException.class);
     vertx.close();
   }
+
+  @Test
+  void lanceWritesAppendsAndTimeTravelsThroughS3() throws Exception {
+    String key = gw.newTenant("s3-lance");
+    gw.api(key).post("/v1/namespace/ns1/create", "{}").assertOk();
+    try (var allocator = new org.apache.arrow.memory.RootAllocator()) {
+      var namespace = new org.lance.namespace.RestNamespace();
+      namespace.initialize(Map.of("uri", gw.baseUrl, "header.x-api-key", key), allocator);
+      dev.lvg.lance.LanceData.write(allocator, namespace, org.lance.WriteParams.WriteMode.CREATE, 0, 6);
+      dev.lvg.lance.LanceData.write(allocator, namespace, org.lance.WriteParams.WriteMode.APPEND, 6, 4);
+      try (var latest = org.lance.Dataset.open().allocator(allocator).namespaceClient(namespace)
+          .tableId(dev.lvg.lance.LanceData.TABLE).build()) {
+        assertThat(latest.version()).isEqualTo(2);
+        assertThat(latest.countRows()).isEqualTo(10);
+        try (var first = latest.checkoutVersion(1)) {
+          assertThat(first.countRows()).isEqualTo(6);
+        }
+      }
+    }
+    String location = gw.api(key).post("/v1/table/ns1%24events/describe", "{}").assertOk().get("location").asText();
+    String prefix = location.substring(("s3://" + S3Server.BUCKET + "/").length()) + "/_versions/";
+    List<String> manifests = s3.client.listObjectsV2(list -> list.bucket(S3Server.BUCKET).prefix(prefix))
+        .contents().stream().map(object -> object.key().substring(prefix.length()))
+        .filter(name -> name.contains(".manifest")).sorted().toList();
+    assertThat(manifests).containsExactly("18446744073709551613.manifest", "18446744073709551614.manifest");
+  }
 }

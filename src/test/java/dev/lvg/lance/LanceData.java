@@ -1,0 +1,56 @@
+package dev.lvg.lance;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.channels.Channels;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.lance.Dataset;
+import org.lance.WriteParams;
+import org.lance.namespace.LanceNamespace;
+
+/** Rows of ids written to table {@code ns1$events} by a real Lance writer. */
+public final class LanceData {
+  public static final List<String> TABLE = List.of("ns1", "events");
+  private static final Schema SCHEMA = new Schema(List.of(Field.nullable("id", new ArrowType.Int(64, true))));
+
+  private LanceData() {}
+
+  /** {@code count} rows with ids from {@code first}, as an Arrow stream. */
+  static ArrowReader rows(BufferAllocator allocator, long first, int count) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator)) {
+      BigIntVector ids = (BigIntVector) root.getVector("id");
+      ids.allocateNew(count);
+      for (int i = 0; i < count; i++) {
+        ids.set(i, first + i);
+      }
+      ids.setValueCount(count);
+      root.setRowCount(count);
+      try (ArrowStreamWriter writer = new ArrowStreamWriter(root, null, Channels.newChannel(out))) {
+        writer.start();
+        writer.writeBatch();
+        writer.end();
+      }
+    }
+    return new ArrowStreamReader(new ByteArrayInputStream(out.toByteArray()), allocator);
+  }
+
+  /** Commits {@code count} rows through the namespace; returns the version the write created. */
+  public static long write(BufferAllocator allocator, LanceNamespace namespace, WriteParams.WriteMode mode,
+      long first, int count) throws Exception {
+    try (ArrowReader reader = rows(allocator, first, count);
+        Dataset dataset = Dataset.write().allocator(allocator).reader(reader).namespaceClient(namespace)
+            .tableId(TABLE).mode(mode).execute()) {
+      return dataset.version();
+    }
+  }
+}
