@@ -61,4 +61,29 @@ class GatewayConfigTest {
     assertThat(config.port()).isEqualTo(2333);
     assertThat(config.embeddedDatabase()).isTrue();
   }
+
+  @Test
+  void secretsComeOnlyFromTheEnvironmentAndNeverPrint(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("secret.properties");
+    Files.writeString(file, "LVG_S3_SECRET_ACCESS_KEY=hunter2\n");
+    assertThatThrownBy(() -> GatewayConfig.load(Map.of("LVG_CONFIG", file.toString())))
+        .hasMessageContaining("LVG_S3_SECRET_ACCESS_KEY").hasMessageNotContaining("hunter2");
+    GatewayConfig config = GatewayConfig.load(Map.of("LVG_STORAGE_ROOT", "s3://bucket/root",
+        "LVG_S3_ACCESS_KEY_ID", "AKIA", "LVG_S3_SECRET_ACCESS_KEY", "hunter2",
+        "LVG_BOOTSTRAP_TENANT", "t", "LVG_BOOTSTRAP_API_KEY", "very-secret-key"));
+    assertThat(config.s3().secretAccessKey()).isEqualTo("hunter2");
+    assertThat(config.s3Bucket()).isEqualTo("bucket");
+    assertThat(config.toString()).doesNotContain("hunter2").doesNotContain("very-secret-key");
+  }
+
+  @Test
+  void storageSettingsAreValidated() {
+    assertThat(GatewayConfig.fromSettings(Map.of()).finalizeManifests()).isTrue();
+    assertThat(GatewayConfig.fromSettings(Map.of("LVG_MANIFEST_MODE", "record")).finalizeManifests()).isFalse();
+    assertThatThrownBy(() -> GatewayConfig.fromSettings(Map.of("LVG_MANIFEST_MODE", "sometimes")))
+        .hasMessageContaining("LVG_MANIFEST_MODE");
+    assertThatThrownBy(() -> GatewayConfig.fromSettings(Map.of("LVG_STORAGE_ROOT", "s3:///nobucket")))
+        .hasMessageContaining("LVG_STORAGE_ROOT");
+    assertThat(GatewayConfig.fromSettings(Map.of()).s3Bucket()).isNull();
+  }
 }
