@@ -235,6 +235,8 @@ public final class VersionRepository {
     private final NewVersion request;
     private final Manifests.Target target;
     private final String location;
+    /** Whether this attempt created the final manifest (and so may remove it when it fails). */
+    private boolean createdFinal;
 
     Finalization(SqlClient db, Tenant tenant, List<String> tableId, NewVersion request, Manifests.Target target,
         String location) {
@@ -285,10 +287,30 @@ public final class VersionRepository {
                         "the staging manifest " + request.manifestPath() + " does not exist")));
         case OTHER_BYTES -> release(tableDbId, claim, false).compose(released -> Future.failedFuture(conflict(
             "the final manifest of version " + request.version() + " already exists with other content")));
-        case CREATED, SAME -> commit(tableDbId, claim, outcome == CopyOutcome.CREATED);
-      }).recover(error -> error instanceof ApiException
-          ? Future.failedFuture(error)
-          : release(tableDbId, claim, false).transform(released -> Future.failedFuture(error)));
+        case CREATED, SAME -> {
+          createdFinal = outcome == CopyOutcome.CREATED;
+          yield commit(tableDbId, claim);
+        }
+      }).recover(error -> error instanceof ApiException ? Future.failedFuture(error) : undo(tableDbId, claim, error));
+    }
+
+    /**
+     * After a failure without an answer (storage or database unreachable): if the commit landed
+     * after all, the request succeeded; otherwise the claim is released and a final manifest this
+     * attempt created is removed. When even that cannot be checked, the claim's lease runs out and
+     * the rollback of expired claims cleans up.
+     */
+    private Future<Commit> undo(long tableDbId, UUID claim, Throwable error) {
+      return inspect(db, tenant, tableId, request).compose(slot -> {
+        if (slot.row() != null && !slot.pending() && slot.row().sameRequest(request.manifestPath())) {
+          return removeStaging().map(new Commit(slot.row(), false));
+        }
+        return release(tableDbId, claim, false)
+            .compose(released -> createdFinal && claim != null
+                ? target.store().deleteIfExists(target.finalKey()).recover(ignored -> Future.succeededFuture())
+                : Future.<Void>succeededFuture())
+            .compose(cleaned -> Future.<Commit>failedFuture(error));
+      }, unreachable -> Future.failedFuture(error));
     }
 
     private Future<Commit> committedOrRetry(long tableDbId, int polls) {
@@ -307,7 +329,7 @@ public final class VersionRepository {
       return Future.future(promise -> vertx.setTimer(HELP_POLL_MS, id -> promise.complete()));
     }
 
-    private Future<Commit> commit(long tableDbId, UUID claim, boolean createdFinal) {
+    private Future<Commit> commit(long tableDbId, UUID claim) {
       return target.store().stat(target.finalKey()).compose(info -> db.preparedQuery(COMMIT_CLAIM)
           .execute(Tuple.of(tenant.id(), tableDbId, request.branch(), request.version(), request.manifestPath(),
               target.clientFinalPath()).addLong(info.size()).addString(info.eTag())))
@@ -320,7 +342,8 @@ public final class VersionRepository {
               if (slot.row() != null && !slot.pending() && slot.row().sameRequest(request.manifestPath())) {
                 return removeStaging().map(new Commit(slot.row(), false));
               }
-              Future<Void> undone = createdFinal ? target.store().deleteIfExists(target.finalKey()) : Future.succeededFuture();
+              Future<Void> undone = createdFinal && claim != null
+                  ? target.store().deleteIfExists(target.finalKey()) : Future.succeededFuture();
               return undone.compose(done -> Future.failedFuture(ApiException.slowDown(
                   "the claim on version " + request.version() + " expired before it was committed; retry")));
             });
