@@ -68,6 +68,9 @@ public final class ErrorResponder implements Handler<RoutingContext> {
     if (failure instanceof ApiException api) {
       return api;
     }
+    if (failure instanceof dev.lvg.storage.StorageException) {
+      return new ApiException(ErrorCode.SERVICE_UNAVAILABLE, "the storage backend failed; retry shortly");
+    }
     if (failure instanceof ConnectionPoolTooBusyException) {
       return ApiException.slowDown("too many requests are waiting for the database; retry shortly");
     }

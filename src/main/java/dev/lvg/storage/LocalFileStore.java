@@ -3,7 +3,6 @@ package dev.lvg.storage;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -25,20 +24,26 @@ public final class LocalFileStore implements ObjectStore {
     this.vertx = vertx;
   }
 
+  /** Runs file I/O on a worker thread; failures other than a missing file become storage failures. */
+  private <T> Future<T> blocking(String operation, String key, java.util.concurrent.Callable<T> io) {
+    return vertx.executeBlocking(io, false).recover(error -> Future.failedFuture(
+        error instanceof NoSuchObjectException ? error : new StorageException(operation, key, error)));
+  }
+
   @Override
   public Future<Buffer> read(String key) {
-    return vertx.executeBlocking(() -> {
+    return blocking("read", key, () -> {
       try {
         return Buffer.buffer(Files.readAllBytes(Path.of(key)));
       } catch (NoSuchFileException e) {
         throw new NoSuchObjectException(key);
       }
-    }, false);
+    });
   }
 
   @Override
   public Future<Boolean> createIfAbsent(String key, Buffer bytes) {
-    return vertx.executeBlocking(() -> {
+    return blocking("create", key, () -> {
       Path target = Path.of(key);
       Files.createDirectories(target.getParent());
       Path temporary = target.resolveSibling("." + target.getFileName() + ".tmp-" + UUID.randomUUID());
@@ -52,13 +57,13 @@ public final class LocalFileStore implements ObjectStore {
       } finally {
         Files.deleteIfExists(temporary);
       }
-    }, false);
+    });
   }
 
   /** The entity tag has the form object_store gives local files, which Lance writers see too. */
   @Override
   public Future<ObjectInfo> stat(String key) {
-    return vertx.executeBlocking(() -> {
+    return blocking("stat", key, () -> {
       Path path = Path.of(key);
       try {
         long size = Files.size(path);
@@ -70,18 +75,14 @@ public final class LocalFileStore implements ObjectStore {
       } catch (NoSuchFileException e) {
         throw new NoSuchObjectException(key);
       }
-    }, false);
+    });
   }
 
   @Override
   public Future<Void> deleteIfExists(String key) {
-    return vertx.executeBlocking(() -> {
-      try {
-        Files.deleteIfExists(Path.of(key));
-      } catch (IOException e) {
-        throw new IOException("cannot delete " + key + ": " + e.getMessage(), e);
-      }
+    return blocking("delete", key, () -> {
+      Files.deleteIfExists(Path.of(key));
       return null;
-    }, false);
+    });
   }
 }

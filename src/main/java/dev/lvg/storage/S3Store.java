@@ -47,6 +47,11 @@ public final class S3Store implements ObjectStore {
     return Future.fromCompletionStage(call, context).recover(error -> Future.failedFuture(unwrap(error)));
   }
 
+  /** A failure that is not an answer the caller handles becomes a storage failure. */
+  private static <T> Future<T> failed(String operation, String key, Throwable error) {
+    return Future.failedFuture(error instanceof NoSuchObjectException ? error : new StorageException(operation, key, error));
+  }
+
   private static Throwable unwrap(Throwable error) {
     return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
   }
@@ -60,7 +65,7 @@ public final class S3Store implements ObjectStore {
   public Future<Buffer> read(String key) {
     return onContext(client.getObject(get -> get.bucket(bucket).key(key), AsyncResponseTransformer.toBytes()))
         .map(bytes -> Buffer.buffer(bytes.asByteArray()))
-        .recover(error -> Future.failedFuture(notFound(error) ? new NoSuchObjectException(key) : error));
+        .recover(error -> failed("read", key, notFound(error) ? new NoSuchObjectException(key) : error));
   }
 
   @Override
@@ -75,18 +80,19 @@ public final class S3Store implements ObjectStore {
         .map(true)
         .recover(error -> error instanceof S3Exception s3
             && (s3.statusCode() == PRECONDITION_FAILED || s3.statusCode() == CONDITIONAL_REQUEST_CONFLICT)
-            ? Future.succeededFuture(false) : Future.failedFuture(error));
+            ? Future.succeededFuture(false) : failed("create", key, error));
   }
 
   @Override
   public Future<ObjectInfo> stat(String key) {
     return onContext(client.headObject(head -> head.bucket(bucket).key(key)))
         .map(head -> new ObjectInfo(head.contentLength(), head.eTag()))
-        .recover(error -> Future.failedFuture(notFound(error) ? new NoSuchObjectException(key) : error));
+        .recover(error -> failed("stat", key, notFound(error) ? new NoSuchObjectException(key) : error));
   }
 
   @Override
   public Future<Void> deleteIfExists(String key) {
-    return onContext(client.deleteObject(delete -> delete.bucket(bucket).key(key))).mapEmpty();
+    return onContext(client.deleteObject(delete -> delete.bucket(bucket).key(key))).<Void>mapEmpty()
+        .recover(error -> failed("delete", key, error));
   }
 }

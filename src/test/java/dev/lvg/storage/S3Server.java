@@ -85,6 +85,11 @@ final class S3Server implements AutoCloseable {
         "LVG_MANIFEST_MODE", "finalize");
   }
 
+  /** Takes the server off the network, as an outage would; {@link #close()} still applies. */
+  void stopServing() throws Exception {
+    proxy.stop();
+  }
+
   @Override
   public void close() throws Exception {
     client.close();
