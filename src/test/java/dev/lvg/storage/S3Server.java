@@ -15,6 +15,7 @@ import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.S3BaseClientBuilder;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -49,28 +50,24 @@ final class S3Server implements AutoCloseable {
       }
       Thread.sleep(10);
     }
-    client = S3Client.builder()
-        .httpClient(UrlConnectionHttpClient.create())
-        .endpointOverride(URI.create(endpoint))
-        .region(Region.US_EAST_1)
-        .forcePathStyle(true)
-        .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-        .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
-        .build();
+    client = configured(S3Client.builder().httpClient(UrlConnectionHttpClient.create())).build();
     client.createBucket(create -> create.bucket(BUCKET));
   }
 
   /** An async client for this server, set up as the gateway sets up its own. */
   S3AsyncClient asyncClient() {
-    return S3AsyncClient.builder()
+    return configured(S3AsyncClient.builder()).build();
+  }
+
+  /** Endpoint, region, path-style addressing, checksums only where required, and this server's keys. */
+  private <B extends S3BaseClientBuilder<B, ?>> B configured(B builder) {
+    return builder
         .endpointOverride(URI.create(endpoint))
         .region(Region.US_EAST_1)
         .forcePathStyle(true)
         .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
         .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
-        .build();
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)));
   }
 
   /** Gateway settings that put table locations in this server's bucket under {@code prefix}. */
