@@ -30,6 +30,11 @@ public final class Body {
     return value == null || value.isNull() ? null : value;
   }
 
+  /** True when the request had no body, an empty one or the literal {@code null}. */
+  public boolean absent() {
+    return this == EMPTY;
+  }
+
   public boolean has(String name) {
     return field(name) != null;
   }

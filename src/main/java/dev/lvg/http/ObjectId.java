@@ -86,7 +86,8 @@ public final class ObjectId {
     }
   }
 
+  /** An id for messages, its parts joined by the default delimiter. */
   public static String display(List<String> id) {
-    return id.isEmpty() ? "(root)" : String.join(".", id);
+    return id.isEmpty() ? "(root)" : String.join(DEFAULT_DELIMITER, id);
   }
 }

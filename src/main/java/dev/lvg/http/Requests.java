@@ -22,11 +22,11 @@ public final class Requests {
 
   /** The body of an operation whose request body the spec requires. */
   public static Body requiredBody(RoutingContext ctx) {
-    var buffer = ctx.body().buffer();
-    if (buffer == null || buffer.length() == 0 || Json.parseOptionalObject(buffer) == null) {
+    Body body = body(ctx);
+    if (body.absent()) {
       throw ApiException.invalidInput("a JSON object request body is required");
     }
-    return body(ctx);
+    return body;
   }
 
   public static Tenant tenant(RoutingContext ctx) {

@@ -117,7 +117,7 @@ public final class VersionRepository {
 
   /**
    * Commits a version. When the table's location is on a storage backend, its staging manifest is
-   * finalized first (see {@link #finalizeAndCommit}); otherwise the path is recorded as given.
+   * finalized first (see {@link Finalization}); otherwise the path is recorded as given.
    */
   public Future<Commit> create(SqlClient db, Tenant tenant, List<String> tableId, NewVersion request) {
     CatalogRepository.requireTableId(tableId);
@@ -139,9 +139,9 @@ public final class VersionRepository {
     return db.preparedQuery(INSERT_VERSION).execute(insertParams(tenant, tableId, request, UUID.randomUUID(), null))
         .compose(rows -> rows.size() > 0
             ? Future.succeededFuture(new Commit(TableVersion.from(rows.iterator().next()), true))
-            : inspect(db, tenant, tableId, request).compose(slot -> decide(db, tenant, tableId, request, slot, null)))
+            : inspect(db, tenant, tableId, request).compose(slot -> decide(request, slot, null)))
         .recover(error -> outcomeUnknown(error)
-            ? inspect(db, tenant, tableId, request).compose(slot -> decide(db, tenant, tableId, request, slot, error))
+            ? inspect(db, tenant, tableId, request).compose(slot -> decide(request, slot, error))
             : Future.failedFuture(error));
   }
 
@@ -187,8 +187,7 @@ public final class VersionRepository {
    * The answer for a request whose insert claimed nothing: a retry of the stored request, a
    * conflict, or a missing branch. {@code insertError} is the failure to report when none applies.
    */
-  private Future<Commit> decide(
-      SqlClient db, Tenant tenant, List<String> tableId, NewVersion request, Slot slot, Throwable insertError) {
+  private static Future<Commit> decide(NewVersion request, Slot slot, Throwable insertError) {
     if (!NewVersion.MAIN_BRANCH.equals(request.branch()) && !slot.branchExists()) {
       return Future.failedFuture(BranchRepository.branchNotFound(request.branch()));
     }
@@ -262,12 +261,14 @@ public final class VersionRepository {
         }
         if (slot.row() != null || (slot.latest() != null && request.version() != slot.latest() + 1)
             || (!NewVersion.MAIN_BRANCH.equals(request.branch()) && !slot.branchExists())) {
-          return decide(db, tenant, tableId, request, slot, null);
+          return decide(request, slot, null);
         }
         UUID claim = UUID.randomUUID();
-        return db.preparedQuery(INSERT_VERSION).execute(insertParams(tenant, tableId, request, claim, LEASE_SECONDS)).compose(rows -> rows.size() > 0
-            ? finish(slot.tableId(), claim, 0)
-            : mayRollBackExpired ? attempt(false) : decide(db, tenant, tableId, request, slot, null));
+        return db.preparedQuery(INSERT_VERSION)
+            .execute(insertParams(tenant, tableId, request, claim, LEASE_SECONDS))
+            .compose(rows -> rows.size() > 0
+                ? finish(slot.tableId(), claim, 0)
+                : mayRollBackExpired ? attempt(false) : decide(request, slot, null));
       });
     }
 
@@ -281,10 +282,7 @@ public final class VersionRepository {
         case STAGING_MISSING -> polls > 0
             ? later().compose(waited -> committedOrRetry(tableDbId, polls - 1))
             : release(tableDbId, claim, false).compose(released -> inspect(db, tenant, tableId, request))
-                .compose(slot -> slot.row() != null && !slot.pending() && slot.row().sameRequest(request.manifestPath())
-                    ? Future.succeededFuture(new Commit(slot.row(), false))
-                    : Future.failedFuture(ApiException.invalidInput(
-                        "the staging manifest " + request.manifestPath() + " does not exist")));
+                .compose(this::afterStagingVanished);
         case OTHER_BYTES -> release(tableDbId, claim, false).compose(released -> Future.failedFuture(conflict(
             "the final manifest of version " + request.version() + " already exists with other content")));
         case CREATED, SAME -> {
@@ -313,6 +311,23 @@ public final class VersionRepository {
       }, unreachable -> Future.failedFuture(error));
     }
 
+    /**
+     * The staging manifest is gone: an identical request committed (200), is still committing (503,
+     * retry), or it never existed (400).
+     */
+    private Future<Commit> afterStagingVanished(Slot slot) {
+      boolean sameRequest = slot.row() != null && slot.row().sameRequest(request.manifestPath());
+      if (sameRequest && !slot.pending()) {
+        return Future.succeededFuture(new Commit(slot.row(), false));
+      }
+      if (sameRequest) {
+        return Future.failedFuture(ApiException.slowDown(
+            "an identical request is still committing version " + request.version() + "; retry"));
+      }
+      return Future.failedFuture(ApiException.invalidInput(
+          "the staging manifest " + request.manifestPath() + " does not exist"));
+    }
+
     private Future<Commit> committedOrRetry(long tableDbId, int polls) {
       return inspect(db, tenant, tableId, request).compose(slot -> {
         if (slot.row() != null && !slot.pending() && slot.row().sameRequest(request.manifestPath())) {
@@ -321,7 +336,7 @@ public final class VersionRepository {
         if (slot.row() != null && slot.pending() && slot.row().sameRequest(request.manifestPath())) {
           return finish(tableDbId, null, polls);
         }
-        return decide(db, tenant, tableId, request, slot, null);
+        return decide(request, slot, null);
       });
     }
 
