@@ -57,6 +57,9 @@ class S3FinalizeIT {
     assertThat(options.get("allow_http").asText()).isEqualTo("true");
     assertThat(options.get("aws_virtual_hosted_style_request").asText()).isEqualTo("false");
     tableKey = location.substring(("s3://" + S3Server.BUCKET + "/").length());
+    JsonNode described = api.post("/v1/table/ns%24t/describe", "{}").assertOk();
+    assertThat(described.get("location").asText()).isEqualTo(location);
+    assertThat(described.get("storage_options")).isEqualTo(options);
   }
 
   private String stage(String name, String content) {
