@@ -52,6 +52,7 @@ public final class ApiVerticle extends VerticleBase {
     Router router = Router.router(vertx);
     ErrorResponder errors = new ErrorResponder(config.maxBodyBytes());
     router.route().handler(inFlight);
+    router.route().handler(new JsonBodies());
     router.route().handler(BodyHandler.create(false).setBodyLimit(config.maxBodyBytes()));
     router.route("/v1/*").handler(new Authentication(tenants));
     CatalogRoutes catalogRoutes = new CatalogRoutes(pool, catalog, new Locations(config), paging);

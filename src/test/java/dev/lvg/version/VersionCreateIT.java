@@ -153,6 +153,17 @@ class VersionCreateIT {
   }
 
   @Test
+  void largeJsonBodiesLabelledAsFormsAreReadAsJson() {
+    String path = table("formed");
+    String body = "{\"version\":1,\"manifest_path\":\"f/1\",\"metadata\":{\"big\":\""
+        + "x".repeat(200_000) + "\"}}";
+    for (String type : new String[] {"application/x-www-form-urlencoded", "multipart/form-data; boundary=x"}) {
+      Api.Response response = Api.send(api.request(path, body).setHeader("Content-Type", type).build());
+      assertThat(response.assertOk().get("version").get("metadata").get("big").asText()).hasSize(200_000);
+    }
+  }
+
+  @Test
   void bodyIdDefersToThePathWhenAbsentOrEmpty() {
     String path = table("ids");
     api.post(path, "{\"id\":[],\"version\":1,\"manifest_path\":\"i/1\"}").assertOk();
