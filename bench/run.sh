@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Throughput of version/create against the database's own limit, side by side on one machine:
+#   bench/run.sh [seconds per run] [concurrency ...]
+# Needs the machine's PostgreSQL on 127.0.0.1:5432 (user postgres), pgbench, and wrk (installed with
+# apt-get when missing). Writes bench/results.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION=${1:-20}
+shift || true
+CONCURRENCY=${*:-16 64}
+TABLES=1000
+THREADS=2
+PORT=2433
+MANAGEMENT=2434
+DB=lvg_bench
+KEY=bench-key
+API=http://127.0.0.1:$PORT
+OUT=bench/results.md
+
+command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
+mvn -B -q package -DskipTests
+
+psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
+log=$(mktemp)
+LVG_PORT=$PORT LVG_MANAGEMENT_PORT=$MANAGEMENT LVG_HOST=127.0.0.1 \
+  LVG_DB_URL=postgresql://postgres@127.0.0.1:5432/$DB LVG_DB_POOL_SIZE=32 LVG_MANIFEST_MODE=record \
+  LVG_BOOTSTRAP_TENANT=bench LVG_BOOTSTRAP_API_KEY=$KEY java -jar target/lance-version-gateway.jar >"$log" 2>&1 &
+gateway=$!
+trap 'kill $gateway 2>/dev/null || true' EXIT
+for _ in $(seq 1 60); do curl -sf localhost:$MANAGEMENT/health/ready >/dev/null && break; sleep 1; done
+curl -sf -o /dev/null -X POST "$API/v1/namespace/bench/create" -H "x-api-key: $KEY" -d '{}'
+
+# The same schema the gateway writes, for pgbench.
+psql -h 127.0.0.1 -U postgres -d $DB -qc "CREATE TABLE bench_versions (LIKE table_versions INCLUDING ALL)"
+
+create_count() { # status code -> version/create requests answered with it so far
+  curl -s localhost:$MANAGEMENT/metrics | awk -v code="$1" '
+    /^vertx_http_server_requests_total/ && /route="[^"]*\/v1\/table\/:id\/version\/create"/ && $0 ~ "code=\"" code "\"" {s += $2}
+    END {printf "%d", s}'
+}
+non200_count() {
+  curl -s localhost:$MANAGEMENT/metrics | awk '
+    /^vertx_http_server_requests_total/ && /route="[^"]*\/v1\/table\/:id\/version\/create"/ && !/code="200"/ {s += $2}
+    END {printf "%d", s}'
+}
+cpu_seconds() { awk '{print ($14 + $15) / 100}' /proc/$gateway/stat; }
+
+declare_tables() { # prefix
+  local entries
+  entries=$(python3 -c "import json,sys; print(json.dumps({'operations':[{'declare_table':{'id':['bench','$1'+str(i)]}} for i in range($TABLES)]}))")
+  curl -sf -o /dev/null -X POST "$API/v1/table/batch-commit" -H "x-api-key: $KEY" -d "$entries"
+}
+
+rows=""
+for c in $CONCURRENCY; do
+  prefix="c${c}t"
+  declare_tables "$prefix"
+  ok_before=$(create_count 200); bad_before=$(non200_count); cpu_before=$(cpu_seconds)
+  wrk_out=$(wrk -t$THREADS -c"$c" -d"${DURATION}s" -s bench/create_version.lua "$API" -- $TABLES $THREADS $KEY "$prefix")
+  cpu_after=$(cpu_seconds); ok=$(( $(create_count 200) - ok_before )); bad=$(( $(non200_count) - bad_before ))
+  rps=$(awk "BEGIN {printf \"%.0f\", $ok / $DURATION}")
+  latency=$(echo "$wrk_out" | grep LVG-LATENCY-MS | sed 's/LVG-LATENCY-MS //')
+  cores=$(awk "BEGIN {printf \"%.2f\", ($cpu_after - $cpu_before) / $DURATION}")
+  rss=$(( $(awk '/VmRSS/ {print $2}' /proc/$gateway/status) / 1024 ))
+  pg_tps=$(pgbench -h 127.0.0.1 -U postgres -M prepared -n -c "$c" -j $THREADS -T "$DURATION" -f bench/insert_version.sql $DB \
+    | awk '/^tps/ {printf "%.0f", $3}')
+  ratio=$(awk "BEGIN {printf \"%.2f\", $rps / $pg_tps}")
+  echo "concurrency $c: gateway $rps commits/s ($ok x 200, $bad other), pgbench $pg_tps tps, ratio $ratio, latency $latency, gateway CPU $cores cores, RSS ${rss} MiB"
+  rows+="| $c | $rps | $pg_tps | $ratio | $latency | $ok / $bad | $cores | $rss |"$'\n'
+done
+
+{
+  echo "| connections | gateway commits/s | pgbench single-row commits/s | ratio | gateway latency (ms) | 200 / other | gateway CPU (cores) | gateway RSS (MiB) |"
+  echo "|---|---|---|---|---|---|---|---|"
+  printf "%s" "$rows"
+  echo
+  echo "$(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; PostgreSQL $(psql -h 127.0.0.1 -U postgres -Atc 'show server_version') with synchronous_commit=$(psql -h 127.0.0.1 -U postgres -Atc 'show synchronous_commit'); ${DURATION} s per run; wrk ($THREADS threads, closed loop), gateway, PostgreSQL and pgbench on the same machine; $TABLES tables, each request a fresh latest + 1 version (record mode), pool of 32 connections; $(date -u +%Y-%m-%d)."
+} >"$OUT"
+cat "$OUT"
