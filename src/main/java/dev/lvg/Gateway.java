@@ -50,14 +50,16 @@ public final class Gateway implements AutoCloseable {
   private final EmbeddedDatabase embedded;
   private final Vertx vertx;
   private final Pool pool;
+  private final Pool healthPool;
   private final TenantDirectory tenants;
   private final S3AsyncClient s3;
   private final Manifests manifests;
 
-  private Gateway(EmbeddedDatabase embedded, Vertx vertx, Pool pool, GatewayConfig config) {
+  private Gateway(EmbeddedDatabase embedded, Vertx vertx, Pool pool, Pool healthPool, GatewayConfig config) {
     this.embedded = embedded;
     this.vertx = vertx;
     this.pool = pool;
+    this.healthPool = healthPool;
     this.tenants = new TenantDirectory(pool);
     this.s3 = config.s3Bucket() == null ? null : s3Client(config);
     this.manifests = new Manifests(new LocalFileStore(vertx),
@@ -88,7 +90,10 @@ public final class Gateway implements AutoCloseable {
         .withMetrics(new MicrometerMetricsFactory(registry))
         .build();
     Pool pool = Database.pool(vertx, url, "lvg", config.dbPoolSize(), config.dbQueueSize(), config.httpInstances());
-    Gateway gateway = new Gateway(embedded, vertx, pool, config);
+    // Readiness asks whether PostgreSQL answers, on a connection of its own: a busy API pool is
+    // load to shed, not a reason to take the gateway out of service.
+    Pool healthPool = Database.pool(vertx, url, "lvg-health", 1, 4, 1);
+    Gateway gateway = new Gateway(embedded, vertx, pool, healthPool, config);
     try {
       gateway.deploy(config, registry, migrations).toCompletionStage().toCompletableFuture()
           .get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -122,7 +127,7 @@ public final class Gateway implements AutoCloseable {
             () -> new ApiVerticle(config, pool, tenants, manifests, inFlight, metrics),
             new DeploymentOptions().setInstances(config.httpInstances()).setThreadingModel(ThreadingModel.EVENT_LOOP)))
         .compose(deployed -> vertx.deployVerticle(
-            new ManagementVerticle(config.host(), config.managementPort(), pool, registry)));
+            new ManagementVerticle(config.host(), config.managementPort(), healthPool, registry)));
   }
 
   /** The gateway's S3 client, when the storage root is an {@code s3://} bucket. */

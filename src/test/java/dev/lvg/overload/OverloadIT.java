@@ -31,6 +31,8 @@ class OverloadIT {
       for (int i = 0; i < TABLES; i++) {
         calls.add(api.postAsync("/v1/table/o%24t" + i + "/version/create", Api.createBody(1, "o/" + i)));
       }
+      int readyWhileLoaded = Api.send(java.net.http.HttpRequest.newBuilder(
+          java.net.URI.create(gw.managementUrl + "/health/ready")).GET().build()).status();
       int shed = 0;
       for (int i = 0; i < TABLES; i++) {
         Api.Response response = calls.get(i).join();
@@ -46,6 +48,7 @@ class OverloadIT {
         }
       }
       assertThat(shed).isPositive().isLessThan(TABLES);
+      assertThat(readyWhileLoaded).as("a saturated pool does not make the gateway unready").isEqualTo(200);
     } finally {
       gw.gateway.close();
     }
