@@ -8,6 +8,7 @@ import dev.lvg.http.ApiVerticle;
 import dev.lvg.management.ManagementVerticle;
 import dev.lvg.metrics.GatewayMetrics;
 import dev.lvg.overload.InFlightLimit;
+import dev.lvg.overload.TenantRateLimit;
 import dev.lvg.storage.LocalFileStore;
 import dev.lvg.storage.Manifests;
 import dev.lvg.storage.S3Store;
@@ -111,6 +112,7 @@ public final class Gateway implements AutoCloseable {
   private Future<?> deploy(GatewayConfig config, PrometheusMeterRegistry registry, List<Migrations.Migration> migrations) {
     GatewayMetrics metrics = new GatewayMetrics(registry);
     InFlightLimit inFlight = new InFlightLimit(config.maxInFlight());
+    TenantRateLimit tenantRateLimit = new TenantRateLimit(config.tenantRate(), config.tenantBurst(), System::nanoTime);
     return Migrations.apply(pool, migrations)
         .onSuccess(applied -> LOG.info("database schema ready ({} migrations applied now)", applied))
         .compose(applied -> VersionRepository.rollBackExpiredClaims(pool, manifests))
@@ -124,7 +126,7 @@ public final class Gateway implements AutoCloseable {
             : tenants.ensureTenantWithKey(config.bootstrapTenant(), config.bootstrapApiKey())
                 .onSuccess(tenant -> LOG.info("bootstrap tenant '{}' ready", tenant.name())))
         .compose(bootstrapped -> vertx.deployVerticle(
-            () -> new ApiVerticle(config, pool, tenants, manifests, inFlight, metrics),
+            () -> new ApiVerticle(config, pool, tenants, manifests, inFlight, tenantRateLimit, metrics),
             new DeploymentOptions().setInstances(config.httpInstances()).setThreadingModel(ThreadingModel.EVENT_LOOP)))
         .compose(deployed -> vertx.deployVerticle(
             new ManagementVerticle(config.host(), config.managementPort(), healthPool, registry)));

@@ -31,7 +31,9 @@ public record GatewayConfig(
     int listDefaultLimit,
     int listMaxLimit,
     boolean finalizeManifests,
-    S3Settings s3) {
+    S3Settings s3,
+    int tenantRate,
+    int tenantBurst) {
 
   /** Secrets that may come only from the environment, never from a file. */
   static final java.util.Set<String> SECRETS = java.util.Set.of("LVG_BOOTSTRAP_API_KEY", "LVG_S3_SECRET_ACCESS_KEY");
@@ -103,6 +105,7 @@ public record GatewayConfig(
     if (listDefault > listMax) {
       throw new ConfigException("LVG_LIST_DEFAULT_LIMIT must not exceed LVG_LIST_MAX_LIMIT");
     }
+    int tenantRate = s.integer("LVG_TENANT_RATE", 0, 0, 10_000_000);
     String manifestMode = s.string("LVG_MANIFEST_MODE", "finalize");
     if (!manifestMode.equals("finalize") && !manifestMode.equals("record")) {
       throw new ConfigException("LVG_MANIFEST_MODE must be finalize or record, got '" + manifestMode + "'");
@@ -129,7 +132,9 @@ public record GatewayConfig(
             s.string("LVG_S3_REGION", "us-east-1"),
             Boolean.parseBoolean(s.string("LVG_S3_PATH_STYLE", "false")),
             emptyToNull(s.string("LVG_S3_ACCESS_KEY_ID", "")),
-            emptyToNull(s.string("LVG_S3_SECRET_ACCESS_KEY", ""))));
+            emptyToNull(s.string("LVG_S3_SECRET_ACCESS_KEY", ""))),
+        tenantRate,
+        s.integer("LVG_TENANT_BURST", Math.max(1, tenantRate), 1, 10_000_000));
   }
 
   private static String emptyToNull(String value) {

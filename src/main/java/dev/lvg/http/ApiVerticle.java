@@ -6,6 +6,7 @@ import dev.lvg.catalog.Locations;
 import dev.lvg.config.GatewayConfig;
 import dev.lvg.metrics.GatewayMetrics;
 import dev.lvg.overload.InFlightLimit;
+import dev.lvg.overload.TenantRateLimit;
 import dev.lvg.storage.Manifests;
 import dev.lvg.tenancy.TenantDirectory;
 import dev.lvg.version.BatchRoutes;
@@ -30,16 +31,18 @@ public final class ApiVerticle extends VerticleBase {
   private final TenantDirectory tenants;
   private final Manifests manifests;
   private final InFlightLimit inFlight;
+  private final TenantRateLimit tenantRateLimit;
   private final GatewayMetrics metrics;
   private HttpServer server;
 
   public ApiVerticle(GatewayConfig config, Pool pool, TenantDirectory tenants, Manifests manifests,
-      InFlightLimit inFlight, GatewayMetrics metrics) {
+      InFlightLimit inFlight, TenantRateLimit tenantRateLimit, GatewayMetrics metrics) {
     this.config = config;
     this.pool = pool;
     this.tenants = tenants;
     this.manifests = manifests;
     this.inFlight = inFlight;
+    this.tenantRateLimit = tenantRateLimit;
     this.metrics = metrics;
   }
 
@@ -55,6 +58,9 @@ public final class ApiVerticle extends VerticleBase {
     router.route().handler(new JsonBodies());
     router.route().handler(BodyHandler.create(false).setBodyLimit(config.maxBodyBytes()));
     router.route("/v1/*").handler(new Authentication(tenants));
+    if (config.tenantRate() > 0) {
+      router.route("/v1/*").handler(tenantRateLimit);
+    }
     CatalogRoutes catalogRoutes = new CatalogRoutes(pool, catalog, new Locations(config), paging);
     VersionRoutes versionRoutes = new VersionRoutes(pool, new VersionRepository(catalog, branches, manifests, vertx), branches, paging,
         metrics);

@@ -1,0 +1,49 @@
+package dev.lvg.overload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lvg.Api;
+import dev.lvg.TestGateway;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** A tenant over its rate is told to slow down; another tenant at the same moment is not. */
+class TenantRateLimitIT {
+
+  @Test
+  void aTenantOverItsRateGets503AndOthersAreUnaffected() throws Exception {
+    TestGateway gw = TestGateway.dedicated(Map.of(
+        "LVG_DB_URL", TestGateway.shared().databaseUrl(), "LVG_TENANT_RATE", "2", "LVG_TENANT_BURST", "5"));
+    try {
+      String noisyKey = gw.newTenant("noisy");
+      Api noisy = gw.api(noisyKey);
+      Api quiet = gw.api(gw.newTenant("quiet"));
+      int ok = 0;
+      int shed = 0;
+      for (int i = 0; i < 20; i++) {
+        Api.Response response = noisy.post("/v1/namespace/n" + i + "/create", "{}");
+        if (response.status() == 200) {
+          ok++;
+        } else {
+          response.assertError(503, 17);
+          assertThat(response.json().get("title").asText()).isEqualTo("Slow down");
+          assertThat(response.raw().headers().firstValue("retry-after")).isPresent();
+          shed++;
+        }
+      }
+      assertThat(ok).as("the burst, and at most a few refilled tokens").isBetween(5, 9);
+      assertThat(shed).isEqualTo(20 - ok);
+      assertThat(quiet.post("/v1/namespace/q/create", "{}").status()).isEqualTo(200);
+      try (var db = gw.jdbc(); var count = db.prepareStatement("""
+          SELECT count(*) FROM namespaces n JOIN api_keys k ON k.tenant_id = n.tenant_id WHERE k.key_hash = ?""")) {
+        count.setString(1, dev.lvg.tenancy.TenantDirectory.hash(noisyKey));
+        try (var rows = count.executeQuery()) {
+          rows.next();
+          assertThat(rows.getLong(1)).as("only the requests let through wrote anything").isEqualTo(ok);
+        }
+      }
+    } finally {
+      gw.gateway.close();
+    }
+  }
+}
