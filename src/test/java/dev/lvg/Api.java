@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 public final class Api {
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final HttpClient CLIENT = HttpClient.newBuilder()
+      .version(HttpClient.Version.HTTP_1_1)
       .connectTimeout(Duration.ofSeconds(10))
       .build();
 

@@ -23,7 +23,8 @@ public final class Migrations {
   private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
   /** Files in the order they apply; a new file is appended, an applied file never changes. */
   static final List<String> FILES = List.of(
-      "V001__schema.sql", "V002__branches_and_soft_deregister.sql", "V003__pending_versions.sql");
+      "V001__schema.sql", "V002__branches_and_soft_deregister.sql", "V003__pending_versions.sql",
+      "V004__one_chain_start.sql");
   private static final long LOCK_KEY = 0x4c56475f4d4947L;
 
   private static final String LOCK = "SELECT pg_advisory_xact_lock($1)";

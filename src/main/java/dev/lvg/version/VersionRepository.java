@@ -29,10 +29,13 @@ import java.util.UUID;
 public final class VersionRepository {
   static final String INSERT_VERSION = """
       INSERT INTO table_versions (tenant_id, table_id, branch, version, manifest_path, requested_path,
-          manifest_size, e_tag, naming_scheme, metadata, transaction_id, timestamp_millis, pending_until)
+          manifest_size, e_tag, naming_scheme, metadata, transaction_id, timestamp_millis, pending_until,
+          starts_chain)
       SELECT t.tenant_id, t.id, $4::text, $5::bigint, $6::text, $6::text, $7::bigint, $8::text, $9::text,
              $10::jsonb, $11::uuid, (extract(epoch FROM clock_timestamp()) * 1000)::bigint,
-             clock_timestamp() + make_interval(secs => $12::int)
+             clock_timestamp() + make_interval(secs => $12::int),
+             CASE WHEN NOT EXISTS (SELECT 1 FROM table_versions c WHERE c.tenant_id = t.tenant_id
+                                     AND c.table_id = t.id AND c.branch = $4::text) THEN true END
       FROM lance_tables t
       LEFT JOIN table_branches b ON b.tenant_id = t.tenant_id AND b.table_id = t.id AND b.name = $4::text
       WHERE t.tenant_id = $1 AND t.namespace = $2::text[] AND t.name = $3 AND t.deregistered_at IS NULL

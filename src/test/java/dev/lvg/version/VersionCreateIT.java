@@ -259,4 +259,27 @@ class VersionCreateIT {
     assertThat(transactions).hasSize(1);
     assertThat(api.post("/v1/table/ns1%24same/version/list", null).assertOk().get("versions")).hasSize(1);
   }
+
+  @Test
+  void concurrentFirstVersionsWithDifferentNumbersLeaveOneChain() {
+    int tables = 40;
+    long[] firsts = {1, 3, 5, 7};
+    for (int t = 0; t < tables; t++) {
+      table("first-race-" + t);
+    }
+    List<CompletableFuture<Api.Response>> calls = new ArrayList<>();
+    for (int t = 0; t < tables; t++) {
+      for (long first : firsts) {
+        calls.add(api.postAsync("/v1/table/ns1%24first-race-" + t + "/version/create", createBody(first, "fr/" + first)));
+      }
+    }
+    List<Api.Response> responses = calls.stream().map(CompletableFuture::join).toList();
+    for (int t = 0; t < tables; t++) {
+      List<Api.Response> forTable = responses.subList(t * firsts.length, (t + 1) * firsts.length);
+      assertThat(forTable.stream().filter(r -> r.status() == 200)).as("table %d", t).hasSize(1);
+      forTable.stream().filter(r -> r.status() != 200).forEach(r -> r.assertError(409, 14));
+      assertThat(api.post("/v1/table/ns1%24first-race-" + t + "/version/list", null).assertOk()
+          .get("versions")).as("table %d", t).hasSize(1);
+    }
+  }
 }
