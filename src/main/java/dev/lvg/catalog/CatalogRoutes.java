@@ -10,6 +10,7 @@ import dev.lvg.http.Operations;
 import dev.lvg.http.Paging;
 import dev.lvg.http.Requests;
 import dev.lvg.tenancy.Tenant;
+import dev.lvg.version.BranchRepository;
 import dev.lvg.version.NewVersion;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -25,12 +26,15 @@ import java.util.Map;
 public final class CatalogRoutes {
   private final Pool pool;
   private final CatalogRepository catalog;
+  private final BranchRepository branches;
   private final Locations locations;
   private final Paging paging;
 
-  public CatalogRoutes(Pool pool, CatalogRepository catalog, Locations locations, Paging paging) {
+  public CatalogRoutes(Pool pool, CatalogRepository catalog, BranchRepository branches, Locations locations,
+      Paging paging) {
     this.pool = pool;
     this.catalog = catalog;
+    this.branches = branches;
     this.locations = locations;
     this.paging = paging;
   }
@@ -159,7 +163,8 @@ public final class CatalogRoutes {
     body.optionalNonNegativeLong("version");
     String branch = NewVersion.branch(body);
     Tenant tenant = Requests.tenant(ctx);
-    return catalog.findTable(pool, tenant, id).compose(table -> catalog.latestVersion(pool, tenant, table.id(), branch)
+    return branches.requireBranch(pool, tenant, id, branch)
+        .compose(table -> catalog.latestVersion(pool, tenant, table.id(), branch)
         .map(latest -> {
           ObjectNode result = tableAccess(table)
               .put("table", CatalogRepository.nameOf(id));

@@ -61,7 +61,7 @@ public final class ApiVerticle extends VerticleBase {
     if (config.tenantRate() > 0) {
       router.route("/v1/*").handler(tenantRateLimit);
     }
-    CatalogRoutes catalogRoutes = new CatalogRoutes(pool, catalog, new Locations(config), paging);
+    CatalogRoutes catalogRoutes = new CatalogRoutes(pool, catalog, branches, new Locations(config), paging);
     VersionRoutes versionRoutes = new VersionRoutes(pool, new VersionRepository(catalog, branches, manifests, vertx), branches, paging,
         metrics);
     catalogRoutes.mount(router);

@@ -54,6 +54,9 @@ class BranchIT {
         .get("version").get("manifest_path").asText()).isEqualTo("main/4");
     assertThat(api.post(T + "/version/describe", "{\"branch\":\"dev\"}").assertOk()
         .get("version").get("version").longValue()).isEqualTo(5);
+    assertThat(api.post(T + "/describe", "{\"branch\":\"dev\"}").assertOk().get("version").longValue()).isEqualTo(5);
+    assertThat(api.post(T + "/describe", "{}").assertOk().get("version").longValue()).isEqualTo(4);
+    api.post(T + "/describe", "{\"branch\":\"ghost\"}").assertError(404, 22);
   }
 
   @Test
