@@ -1,11 +1,13 @@
 package dev.lvg.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lvg.storage.StorageException;
 import io.vertx.core.Handler;
 import io.vertx.core.http.ConnectionPoolTooBusyException;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.pgclient.PgException;
+import io.vertx.sqlclient.ClosedConnectionException;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,7 +70,7 @@ public final class ErrorResponder implements Handler<RoutingContext> {
     if (failure instanceof ApiException api) {
       return api;
     }
-    if (failure instanceof dev.lvg.storage.StorageException) {
+    if (failure instanceof StorageException) {
       return new ApiException(ErrorCode.SERVICE_UNAVAILABLE, "the storage backend failed; retry shortly");
     }
     if (failure instanceof ConnectionPoolTooBusyException) {
@@ -85,8 +87,7 @@ public final class ErrorResponder implements Handler<RoutingContext> {
       }
       return new ApiException(ErrorCode.INTERNAL, "the database rejected the request (SQLSTATE " + state + ")");
     }
-    if (failure instanceof java.net.ConnectException || failure instanceof io.vertx.core.VertxException
-        && failure.getMessage() != null && failure.getMessage().contains("onnection")) {
+    if (failure instanceof java.net.ConnectException || failure instanceof ClosedConnectionException) {
       return ApiException.slowDown("the database is not reachable");
     }
     if (failure == null && status >= 400 && status < 500) {
