@@ -1,5 +1,6 @@
 package dev.lvg;
 
+import dev.lvg.auth.BearerTokens;
 import dev.lvg.config.GatewayConfig;
 import dev.lvg.db.Database;
 import dev.lvg.db.EmbeddedDatabase;
@@ -113,6 +114,7 @@ public final class Gateway implements AutoCloseable {
     GatewayMetrics metrics = new GatewayMetrics(registry);
     InFlightLimit inFlight = new InFlightLimit(config.maxInFlight());
     TenantRateLimit tenantRateLimit = new TenantRateLimit(config.tenantRate(), config.tenantBurst(), System::nanoTime);
+    BearerTokens bearerTokens = config.oauth2().enabled() ? BearerTokens.create(vertx, config.oauth2(), tenants) : null;
     return Migrations.apply(pool, migrations)
         .onSuccess(applied -> LOG.info("database schema ready ({} migrations applied now)", applied))
         .compose(applied -> VersionRepository.rollBackExpiredClaims(pool, manifests))
@@ -126,7 +128,7 @@ public final class Gateway implements AutoCloseable {
             : tenants.ensureTenantWithKey(config.bootstrapTenant(), config.bootstrapApiKey())
                 .onSuccess(tenant -> LOG.info("bootstrap tenant '{}' ready", tenant.name())))
         .compose(bootstrapped -> vertx.deployVerticle(
-            () -> new ApiVerticle(config, pool, tenants, manifests, inFlight, tenantRateLimit, metrics),
+            () -> new ApiVerticle(config, pool, tenants, bearerTokens, manifests, inFlight, tenantRateLimit, metrics),
             new DeploymentOptions().setInstances(config.httpInstances()).setThreadingModel(ThreadingModel.EVENT_LOOP)))
         .compose(deployed -> vertx.deployVerticle(
             new ManagementVerticle(config.host(), config.managementPort(), healthPool, registry)));

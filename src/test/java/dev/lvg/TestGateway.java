@@ -84,7 +84,11 @@ public final class TestGateway {
 
   /** A new tenant with a new API key; returns the key. */
   public String newTenant(String prefix) {
-    String name = prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+    return tenantWithKey(prefix + "-" + UUID.randomUUID().toString().substring(0, 8));
+  }
+
+  /** Makes sure the tenant {@code name} exists with a new API key; returns the key. */
+  public String tenantWithKey(String name) {
     String key = "key-" + UUID.randomUUID();
     try {
       Tenant tenant = gateway.tenants().ensureTenantWithKey(name, key)

@@ -33,7 +33,18 @@ public record GatewayConfig(
     boolean finalizeManifests,
     S3Settings s3,
     int tenantRate,
-    int tenantBurst) {
+    int tenantBurst,
+    OAuth2Settings oauth2) {
+
+  /**
+   * Bearer tokens (JWTs) validated locally against the issuer's JWKS; {@code jwksUrl} null means
+   * bearer tokens are refused. The tenant is the value of {@code tenantClaim}.
+   */
+  public record OAuth2Settings(String jwksUrl, String issuer, String audience, String tenantClaim) {
+    public boolean enabled() {
+      return jwksUrl != null;
+    }
+  }
 
   /** Secrets that may come only from the environment, never from a file. */
   static final java.util.Set<String> SECRETS = java.util.Set.of("LVG_BOOTSTRAP_API_KEY", "LVG_S3_SECRET_ACCESS_KEY");
@@ -134,7 +145,12 @@ public record GatewayConfig(
             emptyToNull(s.string("LVG_S3_ACCESS_KEY_ID", "")),
             emptyToNull(s.string("LVG_S3_SECRET_ACCESS_KEY", ""))),
         tenantRate,
-        s.integer("LVG_TENANT_BURST", Math.max(1, tenantRate), 1, 10_000_000));
+        s.integer("LVG_TENANT_BURST", Math.max(1, tenantRate), 1, 10_000_000),
+        new OAuth2Settings(
+            emptyToNull(s.string("LVG_OAUTH2_JWKS_URL", "")),
+            emptyToNull(s.string("LVG_OAUTH2_ISSUER", "")),
+            s.string("LVG_OAUTH2_AUDIENCE", "lance-version-gateway"),
+            s.string("LVG_OAUTH2_TENANT_CLAIM", "tenant")));
   }
 
   private static String emptyToNull(String value) {

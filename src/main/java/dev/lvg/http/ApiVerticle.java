@@ -1,5 +1,6 @@
 package dev.lvg.http;
 
+import dev.lvg.auth.BearerTokens;
 import dev.lvg.catalog.CatalogRepository;
 import dev.lvg.catalog.CatalogRoutes;
 import dev.lvg.catalog.Locations;
@@ -29,17 +30,19 @@ public final class ApiVerticle extends VerticleBase {
   private final GatewayConfig config;
   private final Pool pool;
   private final TenantDirectory tenants;
+  private final BearerTokens bearerTokens;
   private final Manifests manifests;
   private final InFlightLimit inFlight;
   private final TenantRateLimit tenantRateLimit;
   private final GatewayMetrics metrics;
   private HttpServer server;
 
-  public ApiVerticle(GatewayConfig config, Pool pool, TenantDirectory tenants, Manifests manifests,
-      InFlightLimit inFlight, TenantRateLimit tenantRateLimit, GatewayMetrics metrics) {
+  public ApiVerticle(GatewayConfig config, Pool pool, TenantDirectory tenants, BearerTokens bearerTokens,
+      Manifests manifests, InFlightLimit inFlight, TenantRateLimit tenantRateLimit, GatewayMetrics metrics) {
     this.config = config;
     this.pool = pool;
     this.tenants = tenants;
+    this.bearerTokens = bearerTokens;
     this.manifests = manifests;
     this.inFlight = inFlight;
     this.tenantRateLimit = tenantRateLimit;
@@ -57,7 +60,7 @@ public final class ApiVerticle extends VerticleBase {
     router.route().handler(inFlight);
     router.route().handler(new JsonBodies());
     router.route().handler(BodyHandler.create(false).setBodyLimit(config.maxBodyBytes()));
-    router.route("/v1/*").handler(new Authentication(tenants));
+    router.route("/v1/*").handler(new Authentication(tenants, bearerTokens));
     if (config.tenantRate() > 0) {
       router.route("/v1/*").handler(tenantRateLimit);
     }

@@ -1,37 +1,39 @@
 package dev.lvg.http;
 
+import dev.lvg.auth.BearerTokens;
+import dev.lvg.tenancy.Tenant;
 import dev.lvg.tenancy.TenantDirectory;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * Resolves the tenant of a request from its API key: the {@code x-api-key} header, or else
- * {@code identity.api_key} in the body. Headers win over the body. Bearer tokens are refused until
- * a token issuer is configured.
+ * Resolves the tenant of a request: from an API key ({@code x-api-key}, or {@code identity.api_key}
+ * in the body) or, when a token issuer is configured, from a bearer token ({@code Authorization:
+ * Bearer}, or {@code identity.auth_token}). Headers win over the body, and an API key over a token.
  */
 public final class Authentication implements Handler<RoutingContext> {
-  private final TenantDirectory tenants;
+  private static final String BEARER = "bearer ";
 
-  public Authentication(TenantDirectory tenants) {
+  private final TenantDirectory tenants;
+  private final BearerTokens bearerTokens;
+
+  /** {@code bearerTokens} null: bearer tokens are refused. */
+  public Authentication(TenantDirectory tenants, BearerTokens bearerTokens) {
     this.tenants = tenants;
+    this.bearerTokens = bearerTokens;
   }
 
   @Override
   public void handle(RoutingContext ctx) {
-    String key = ctx.request().getHeader("x-api-key");
-    if (key == null) {
-      if (ctx.request().getHeader("Authorization") != null) {
-        ctx.fail(ApiException.unauthenticated(
-            "bearer tokens are not accepted by this gateway; send the API key in x-api-key"));
-        return;
-      }
-      key = apiKeyFromBody(ctx);
-    }
-    if (key == null || key.isBlank()) {
-      ctx.fail(ApiException.unauthenticated("credentials are missing: send the API key in x-api-key"));
+    Future<Tenant> tenant;
+    try {
+      tenant = resolve(ctx);
+    } catch (ApiException refused) {
+      ctx.fail(refused);
       return;
     }
-    tenants.authenticate(key.trim()).onComplete(result -> {
+    tenant.onComplete(result -> {
       if (result.failed()) {
         ctx.fail(result.cause());
       } else if (result.result() == null) {
@@ -43,12 +45,52 @@ public final class Authentication implements Handler<RoutingContext> {
     });
   }
 
+  private Future<Tenant> resolve(RoutingContext ctx) {
+    String key = ctx.request().getHeader("x-api-key");
+    if (key != null) {
+      return apiKey(key);
+    }
+    String authorization = ctx.request().getHeader("Authorization");
+    if (authorization != null) {
+      if (!authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+        throw ApiException.unauthenticated("the Authorization header must be 'Bearer <token>'");
+      }
+      return bearer(authorization.substring(BEARER.length()).trim());
+    }
+    Body body = bodyForIdentity(ctx);
+    if (body.identityApiKey() != null) {
+      return apiKey(body.identityApiKey());
+    }
+    if (body.identityAuthToken() != null) {
+      return bearer(body.identityAuthToken());
+    }
+    throw ApiException.unauthenticated("credentials are missing: send the API key in x-api-key");
+  }
+
+  private Future<Tenant> apiKey(String key) {
+    if (key.isBlank()) {
+      throw ApiException.unauthenticated("credentials are missing: send the API key in x-api-key");
+    }
+    return tenants.authenticate(key.trim());
+  }
+
+  private Future<Tenant> bearer(String token) {
+    if (bearerTokens == null) {
+      throw ApiException.unauthenticated(
+          "bearer tokens are not accepted by this gateway; send the API key in x-api-key");
+    }
+    if (token.isEmpty()) {
+      throw ApiException.unauthenticated("the bearer token is empty");
+    }
+    return bearerTokens.tenantOf(token);
+  }
+
   /** A malformed body carries no usable identity; its own error is reported after authentication. */
-  private static String apiKeyFromBody(RoutingContext ctx) {
+  private static Body bodyForIdentity(RoutingContext ctx) {
     try {
-      return Requests.body(ctx).identityApiKey();
+      return Requests.body(ctx);
     } catch (ApiException malformed) {
-      return null;
+      return Body.of(null);
     }
   }
 }

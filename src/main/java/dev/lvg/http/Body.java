@@ -185,11 +185,20 @@ public final class Body {
 
   /** The {@code identity.api_key} a client may send in the body instead of a header. */
   public String identityApiKey() {
+    return identity("api_key");
+  }
+
+  /** The {@code identity.auth_token} a client may send in the body instead of a header. */
+  public String identityAuthToken() {
+    return identity("auth_token");
+  }
+
+  private String identity(String name) {
     JsonNode identity = field("identity");
     if (identity == null || !identity.isObject()) {
       return null;
     }
-    JsonNode key = identity.get("api_key");
-    return key != null && key.isTextual() ? key.textValue() : null;
+    JsonNode value = identity.get(name);
+    return value != null && value.isTextual() ? value.textValue() : null;
   }
 }

@@ -23,6 +23,7 @@ public final class TenantDirectory {
 
   static final String FIND_BY_KEY = """
       SELECT t.id, t.name FROM api_keys k JOIN tenants t ON t.id = k.tenant_id WHERE k.key_hash = $1""";
+  static final String FIND_BY_NAME = "SELECT id, name FROM tenants WHERE name = $1";
   static final String INSERT_TENANT = "INSERT INTO tenants (name) VALUES ($1) ON CONFLICT (name) DO NOTHING";
   static final String INSERT_KEY = """
       INSERT INTO api_keys (key_hash, tenant_id) SELECT $1, id FROM tenants WHERE name = $2
@@ -44,21 +45,31 @@ public final class TenantDirectory {
   /** The tenant the key belongs to, or {@code null} when the key is unknown. */
   public Future<Tenant> authenticate(String apiKey) {
     String hash = hash(apiKey);
+    return cached(hash, () -> pool.preparedQuery(FIND_BY_KEY).execute(Tuple.of(hash)));
+  }
+
+  /** A tenant found by {@code lookup}, remembered under {@code key} while found. */
+  private Future<Tenant> cached(String key, java.util.function.Supplier<Future<RowSet<Row>>> lookup) {
     long now = System.nanoTime();
-    Cached cached = cache.get(hash);
+    Cached cached = cache.get(key);
     if (cached != null && cached.expiresAt - now > 0) {
       return Future.succeededFuture(cached.tenant);
     }
-    return pool.preparedQuery(FIND_BY_KEY).execute(Tuple.of(hash)).map(rows -> {
+    return lookup.get().map(rows -> {
       Tenant tenant = first(rows);
       if (tenant != null) {
         if (cache.size() >= CACHE_MAX_ENTRIES) {
           cache.clear();
         }
-        cache.put(hash, new Cached(tenant, now + CACHE_NANOS));
+        cache.put(key, new Cached(tenant, now + CACHE_NANOS));
       }
       return tenant;
     });
+  }
+
+  /** The tenant of that name, or {@code null}; remembered for a short time like keys. */
+  public Future<Tenant> byName(String name) {
+    return cached("name:" + name, () -> pool.preparedQuery(FIND_BY_NAME).execute(Tuple.of(name)));
   }
 
   /** Makes sure the tenant exists and the key is valid for it; safe to repeat. */

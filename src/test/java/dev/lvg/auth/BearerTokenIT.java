@@ -1,0 +1,189 @@
+package dev.lvg.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import dev.lvg.Api;
+import dev.lvg.TestGateway;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.Signature;
+import java.security.interfaces.RSAPublicKey;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Bearer JWTs validated against a real JWKS endpoint: the tenant comes from the token's claim. */
+class BearerTokenIT {
+  private static final String ISSUER = "https://issuer.test";
+  private static final String AUDIENCE = "lance-version-gateway";
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final List<Map<String, Object>> PUBLISHED = new CopyOnWriteArrayList<>();
+
+  private static HttpServer jwks;
+  private static TestGateway gw;
+  private static KeyPair signing;
+  private static String tenant;
+
+  @BeforeAll
+  static void start() throws Exception {
+    signing = rsa();
+    publish("k1", signing);
+    jwks = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    jwks.createContext("/.well-known/jwks.json", exchange -> {
+      byte[] body = MAPPER.writeValueAsBytes(Map.of("keys", new ArrayList<>(PUBLISHED)));
+      exchange.getResponseHeaders().add("Content-Type", "application/json");
+      exchange.sendResponseHeaders(200, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+    jwks.start();
+    Map<String, String> settings = new HashMap<>();
+    settings.put("LVG_DB_URL", TestGateway.shared().databaseUrl());
+    settings.put("LVG_OAUTH2_JWKS_URL", "http://127.0.0.1:" + jwks.getAddress().getPort() + "/.well-known/jwks.json");
+    settings.put("LVG_OAUTH2_ISSUER", ISSUER);
+    settings.put("LVG_OAUTH2_AUDIENCE", AUDIENCE);
+    gw = TestGateway.dedicated(settings);
+    tenant = "jwt-" + UUID.randomUUID().toString().substring(0, 8);
+    gw.tenantWithKey(tenant);
+  }
+
+  @AfterAll
+  static void stop() {
+    gw.gateway.close();
+    jwks.stop(0);
+  }
+
+  private static KeyPair rsa() throws Exception {
+    KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+    generator.initialize(2048);
+    return generator.generateKeyPair();
+  }
+
+  private static String b64(byte[] bytes) {
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+  }
+
+  private static byte[] unsigned(java.math.BigInteger value) {
+    byte[] bytes = value.toByteArray();
+    return bytes[0] == 0 ? java.util.Arrays.copyOfRange(bytes, 1, bytes.length) : bytes;
+  }
+
+  private static void publish(String keyId, KeyPair pair) {
+    RSAPublicKey key = (RSAPublicKey) pair.getPublic();
+    PUBLISHED.add(Map.of("kty", "RSA", "kid", keyId, "use", "sig", "alg", "RS256",
+        "n", b64(unsigned(key.getModulus())), "e", b64(unsigned(key.getPublicExponent()))));
+  }
+
+  private static String token(KeyPair pair, String keyId, Map<String, Object> claims) throws Exception {
+    String header = b64(MAPPER.writeValueAsBytes(Map.of("alg", "RS256", "typ", "JWT", "kid", keyId)));
+    String payload = b64(MAPPER.writeValueAsBytes(claims));
+    Signature rs256 = Signature.getInstance("SHA256withRSA");
+    rs256.initSign(pair.getPrivate());
+    rs256.update((header + "." + payload).getBytes(StandardCharsets.US_ASCII));
+    return header + "." + payload + "." + b64(rs256.sign());
+  }
+
+  private static Map<String, Object> claims(String tenantName) {
+    long now = System.currentTimeMillis() / 1000;
+    Map<String, Object> claims = new LinkedHashMap<>();
+    claims.put("iss", ISSUER);
+    claims.put("aud", AUDIENCE);
+    claims.put("sub", "writer-1");
+    claims.put("iat", now);
+    claims.put("exp", now + 300);
+    if (tenantName != null) {
+      claims.put("tenant", tenantName);
+    }
+    return claims;
+  }
+
+  private static Api.Response post(String authorization, String path, String body) {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(gw.baseUrl + path))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body));
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
+    return Api.send(request.build());
+  }
+
+  @Test
+  void aValidTokenActsForTheTenantInItsClaim() throws Exception {
+    String bearer = "Bearer " + token(signing, "k1", claims(tenant));
+    post(bearer, "/v1/namespace/jwt/create", "{}").assertOk();
+    post(bearer, "/v1/table/jwt%24t/declare", "{}").assertOk();
+    post(bearer, "/v1/table/jwt%24t/version/create", Api.createBody(1, "j/1")).assertOk();
+    assertThat(post(bearer, "/v1/table/jwt%24t/version/list", "null").assertOk().get("versions")).hasSize(1);
+    String inBody = "{\"identity\":{\"auth_token\":\"" + token(signing, "k1", claims(tenant)) + "\"},"
+        + "\"version\":2,\"manifest_path\":\"j/2\"}";
+    post(null, "/v1/table/jwt%24t/version/create", inBody).assertOk();
+  }
+
+  @Test
+  void invalidTokensAre401() throws Exception {
+    Map<String, Object> expired = claims(tenant);
+    expired.put("exp", System.currentTimeMillis() / 1000 - 600);
+    Map<String, Object> otherIssuer = claims(tenant);
+    otherIssuer.put("iss", "https://evil.test");
+    Map<String, Object> otherAudience = claims(tenant);
+    otherAudience.put("aud", "someone-else");
+    for (String token : List.of(
+        token(signing, "k1", expired),
+        token(rsa(), "k1", claims(tenant)),
+        token(signing, "k1", otherIssuer),
+        token(signing, "k1", otherAudience),
+        "not.a.jwt",
+        "garbage")) {
+      post("Bearer " + token, "/v1/namespace/nope/describe", "{}").assertError(401, 16);
+    }
+    post("Basic dXNlcjpwYXNz", "/v1/namespace/nope/describe", "{}").assertError(401, 16);
+    post("Bearer ", "/v1/namespace/nope/describe", "{}").assertError(401, 16);
+  }
+
+  @Test
+  void aValidTokenWithoutAKnownTenantIs403() throws Exception {
+    post("Bearer " + token(signing, "k1", claims(null)), "/v1/namespace/nope/describe", "{}").assertError(403, 15);
+    post("Bearer " + token(signing, "k1", claims("no-such-tenant")), "/v1/namespace/nope/describe", "{}")
+        .assertError(403, 15);
+  }
+
+  @Test
+  void anApiKeyHeaderWinsOverABearerToken() throws Exception {
+    String otherKey = gw.newTenant("jwt-other");
+    HttpRequest request = HttpRequest.newBuilder(URI.create(gw.baseUrl + "/v1/namespace/keyed/create"))
+        .header("x-api-key", otherKey)
+        .header("Authorization", "Bearer " + token(signing, "k1", claims(tenant)))
+        .POST(HttpRequest.BodyPublishers.ofString("{}")).build();
+    Api.send(request).assertOk();
+    gw.api(otherKey).post("/v1/namespace/keyed/exists", "{}").assertOk();
+    post("Bearer " + token(signing, "k1", claims(tenant)), "/v1/namespace/keyed/exists", "{}").assertError(404, 1);
+  }
+
+  @Test
+  void aRotatedSigningKeyIsPickedUpFromTheJwks() throws Exception {
+    KeyPair rotated = rsa();
+    String bearer = "Bearer " + token(rotated, "k2", claims(tenant));
+    post(bearer, "/v1/namespace/rotated/describe", "{}").assertError(401, 16);
+    publish("k2", rotated);
+    int status = 0;
+    for (int attempt = 0; attempt < 50 && status != 404; attempt++) {
+      Thread.sleep(100);
+      status = post(bearer, "/v1/namespace/rotated/describe", "{}").status();
+    }
+    post(bearer, "/v1/namespace/rotated/describe", "{}").assertError(404, 1);
+  }
+}
