@@ -20,6 +20,32 @@ public interface ObjectStore {
   /** Deletes the object; succeeds when it is already gone. */
   Future<Void> deleteIfExists(String key);
 
+  /**
+   * Copies {@code from} to {@code to} unless {@code to} exists (create-if-absent), and describes
+   * {@code to} afterwards. {@code from} equal to {@code to} checks only that it exists.
+   */
+  default Future<Copy> copyIfAbsent(String from, String to) {
+    if (from.equals(to)) {
+      return stat(to).map(info -> new Copy(CopyOutcome.SAME, info))
+          .recover(error -> error instanceof NoSuchObjectException
+              ? Future.succeededFuture(new Copy(CopyOutcome.SOURCE_MISSING, null)) : Future.failedFuture(error));
+    }
+    return read(from)
+        .compose(bytes -> createIfAbsent(to, bytes).compose(created -> created
+            ? stat(to).map(info -> new Copy(CopyOutcome.CREATED, info))
+            : read(to).compose(existing -> existing.equals(bytes)
+                ? stat(to).map(info -> new Copy(CopyOutcome.SAME, info))
+                : Future.succeededFuture(new Copy(CopyOutcome.OTHER_BYTES, null)))))
+        .recover(error -> error instanceof NoSuchObjectException
+            ? Future.succeededFuture(new Copy(CopyOutcome.SOURCE_MISSING, null)) : Future.failedFuture(error));
+  }
+
+  /** How a copy went: created, already there with the same bytes, there with other bytes, or no source. */
+  enum CopyOutcome { CREATED, SAME, OTHER_BYTES, SOURCE_MISSING }
+
+  /** The outcome of a copy and, when the target holds the source's bytes, the target's size and tag. */
+  record Copy(CopyOutcome outcome, ObjectInfo info) {}
+
   /** Size in bytes and the entity tag clients see for an object. */
   record ObjectInfo(long size, String eTag) {}
 

@@ -49,7 +49,7 @@ public final class VersionRepository {
 
   /** Everything that decides a create: the table, the branch, the row in the slot, the latest version. */
   static final String INSPECT_SLOT = """
-      SELECT t.id AS table_id, b.name IS NOT NULL AS branch_exists, b.parent_version,
+      SELECT t.id AS table_id, t.location, b.name IS NOT NULL AS branch_exists, b.parent_version,
              v.version, v.manifest_path, v.requested_path, v.manifest_size, v.e_tag,
              v.metadata, v.transaction_id, v.timestamp_millis, v.naming_scheme,
              v.pending_until IS NOT NULL AS pending, v.pending_until < clock_timestamp() AS expired,
@@ -115,8 +115,8 @@ public final class VersionRepository {
   public record Commit(TableVersion version, boolean created) {}
 
   /** What occupies a version slot, and what the branch's chain looks like. */
-  private record Slot(long tableId, boolean branchExists, TableVersion row, boolean pending, boolean expired,
-      String namingScheme, Long latest) {}
+  private record Slot(long tableId, String location, boolean branchExists, TableVersion row, boolean pending,
+      boolean expired, String namingScheme, Long latest) {}
 
   /**
    * Commits a version. When the table's location is on a storage backend, its staging manifest is
@@ -127,12 +127,12 @@ public final class VersionRepository {
     if (!manifests.finalizes()) {
       return record(db, tenant, tableId, request);
     }
-    return catalog.findTable(db, tenant, tableId).compose(table -> {
-      Manifests.Target target = manifests.target(table.location(), request.manifestPath(), request.branch(),
+    return inspect(db, tenant, tableId, request).compose(slot -> {
+      Manifests.Target target = manifests.target(slot.location(), request.manifestPath(), request.branch(),
           request.version(), request.namingScheme());
       return target == null
           ? record(db, tenant, tableId, request)
-          : new Finalization(db, tenant, tableId, request, target, table.location()).attempt(true);
+          : new Finalization(db, tenant, tableId, request, target).attempt(slot, true);
     });
   }
 
@@ -180,7 +180,8 @@ public final class VersionRepository {
       Row row = rows.iterator().next();
       boolean occupied = row.getValue("version") != null;
       Long latest = row.getLong("latest") != null ? row.getLong("latest") : row.getLong("parent_version");
-      return Future.succeededFuture(new Slot(row.getLong("table_id"), row.getBoolean("branch_exists"),
+      return Future.succeededFuture(new Slot(row.getLong("table_id"), row.getString("location"),
+          row.getBoolean("branch_exists"),
           occupied ? TableVersion.from(row) : null, occupied && row.getBoolean("pending"),
           Boolean.TRUE.equals(row.getBoolean("expired")), row.getString("naming_scheme"), latest));
     });
@@ -236,43 +237,43 @@ public final class VersionRepository {
     private final List<String> tableId;
     private final NewVersion request;
     private final Manifests.Target target;
-    private final String location;
     /** Whether this attempt created the final manifest (and so may remove it when it fails). */
     private boolean createdFinal;
 
-    Finalization(SqlClient db, Tenant tenant, List<String> tableId, NewVersion request, Manifests.Target target,
-        String location) {
+    Finalization(SqlClient db, Tenant tenant, List<String> tableId, NewVersion request, Manifests.Target target) {
       this.db = db;
       this.tenant = tenant;
       this.tableId = tableId;
       this.request = request;
       this.target = target;
-      this.location = location;
     }
 
-    Future<Commit> attempt(boolean mayRollBackExpired) {
-      return inspect(db, tenant, tableId, request).compose(slot -> {
-        if (slot.row() != null && slot.pending()) {
-          if (slot.row().sameRequest(request.manifestPath())) {
-            return finish(slot.tableId(), null, HELP_POLLS);
-          }
-          if (slot.expired() && mayRollBackExpired) {
-            return rollBackExpired(db, manifests, new ExpiredClaim(tenant.id(), slot.tableId(), request.branch(),
-                request.version(), slot.row().transactionId(), slot.row().requestedPath(), slot.namingScheme(), location))
-                .compose(done -> attempt(false));
-          }
+    private Future<Commit> attemptAgain() {
+      return inspect(db, tenant, tableId, request).compose(slot -> attempt(slot, false));
+    }
+
+    Future<Commit> attempt(Slot slot, boolean mayRollBackExpired) {
+      if (slot.row() != null && slot.pending()) {
+        if (slot.row().sameRequest(request.manifestPath())) {
+          return finish(slot.tableId(), null, HELP_POLLS);
         }
-        if (slot.row() != null || (slot.latest() != null && request.version() != slot.latest() + 1)
-            || (!NewVersion.MAIN_BRANCH.equals(request.branch()) && !slot.branchExists())) {
-          return decide(request, slot, null);
+        if (slot.expired() && mayRollBackExpired) {
+          return rollBackExpired(db, manifests, new ExpiredClaim(tenant.id(), slot.tableId(), request.branch(),
+              request.version(), slot.row().transactionId(), slot.row().requestedPath(), slot.namingScheme(),
+              slot.location()))
+              .compose(done -> attemptAgain());
         }
-        UUID claim = UUID.randomUUID();
-        return db.preparedQuery(INSERT_VERSION)
-            .execute(insertParams(tenant, tableId, request, claim, LEASE_SECONDS))
-            .compose(rows -> rows.size() > 0
-                ? finish(slot.tableId(), claim, 0)
-                : mayRollBackExpired ? attempt(false) : decide(request, slot, null));
-      });
+      }
+      if (slot.row() != null || (slot.latest() != null && request.version() != slot.latest() + 1)
+          || (!NewVersion.MAIN_BRANCH.equals(request.branch()) && !slot.branchExists())) {
+        return decide(request, slot, null);
+      }
+      UUID claim = UUID.randomUUID();
+      return db.preparedQuery(INSERT_VERSION)
+          .execute(insertParams(tenant, tableId, request, claim, LEASE_SECONDS))
+          .compose(rows -> rows.size() > 0
+              ? finish(slot.tableId(), claim, 0)
+              : mayRollBackExpired ? attemptAgain() : decide(request, slot, null));
     }
 
     /**
@@ -281,16 +282,16 @@ public final class VersionRepository {
      * {@code polls} times while its staging manifest is already gone.
      */
     private Future<Commit> finish(long tableDbId, UUID claim, int polls) {
-      return copy(target).compose(outcome -> switch (outcome) {
-        case STAGING_MISSING -> polls > 0
+      return target.store().copyIfAbsent(target.stagingKey(), target.finalKey()).compose(copy -> switch (copy.outcome()) {
+        case SOURCE_MISSING -> polls > 0
             ? later().compose(waited -> committedOrRetry(tableDbId, polls - 1))
             : release(tableDbId, claim, false).compose(released -> inspect(db, tenant, tableId, request))
                 .compose(this::afterStagingVanished);
         case OTHER_BYTES -> release(tableDbId, claim, false).compose(released -> Future.failedFuture(conflict(
             "the final manifest of version " + request.version() + " already exists with other content")));
         case CREATED, SAME -> {
-          createdFinal = outcome == CopyOutcome.CREATED;
-          yield commit(tableDbId, claim);
+          createdFinal = copy.outcome() == ObjectStore.CopyOutcome.CREATED;
+          yield commit(tableDbId, claim, copy.info());
         }
       }).recover(error -> error instanceof ApiException ? Future.failedFuture(error) : undo(tableDbId, claim, error));
     }
@@ -347,10 +348,10 @@ public final class VersionRepository {
       return Future.future(promise -> vertx.setTimer(HELP_POLL_MS, id -> promise.complete()));
     }
 
-    private Future<Commit> commit(long tableDbId, UUID claim) {
-      return target.store().stat(target.finalKey()).compose(info -> db.preparedQuery(COMMIT_CLAIM)
+    private Future<Commit> commit(long tableDbId, UUID claim, ObjectStore.ObjectInfo info) {
+      return db.preparedQuery(COMMIT_CLAIM)
           .execute(Tuple.of(tenant.id(), tableDbId, request.branch(), request.version(), request.manifestPath(),
-              target.clientFinalPath()).addLong(info.size()).addString(info.eTag())))
+              target.clientFinalPath()).addLong(info.size()).addString(info.eTag()))
           .compose(rows -> {
             if (rows.size() > 0) {
               Commit committed = new Commit(TableVersion.from(rows.iterator().next()), claim != null);
@@ -440,25 +441,6 @@ public final class VersionRepository {
   private static final int LEASE_SECONDS = 60;
   private static final long HELP_POLL_MS = 25;
   private static final int HELP_POLLS = 200;
-
-  /** How the copy of a staging manifest to its final name went. */
-  enum CopyOutcome { CREATED, SAME, OTHER_BYTES, STAGING_MISSING }
-
-  static Future<CopyOutcome> copy(Manifests.Target target) {
-    ObjectStore store = target.store();
-    if (target.alreadyFinal()) {
-      return store.stat(target.finalKey()).map(info -> CopyOutcome.SAME)
-          .recover(error -> error instanceof ObjectStore.NoSuchObjectException
-              ? Future.succeededFuture(CopyOutcome.STAGING_MISSING) : Future.failedFuture(error));
-    }
-    return store.read(target.stagingKey())
-        .compose(bytes -> store.createIfAbsent(target.finalKey(), bytes).compose(created -> created
-            ? Future.succeededFuture(CopyOutcome.CREATED)
-            : store.read(target.finalKey()).map(existing -> existing.equals(bytes)
-                ? CopyOutcome.SAME : CopyOutcome.OTHER_BYTES)))
-        .recover(error -> error instanceof ObjectStore.NoSuchObjectException
-            ? Future.succeededFuture(CopyOutcome.STAGING_MISSING) : Future.failedFuture(error));
-  }
 
   /** Up to {@code limit} versions of a branch after the cursor; the cursor is exclusive. */
   public Future<List<TableVersion>> list(SqlClient db,
