@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Throughput of version/create against the database's own limit, side by side on one machine:
+# version/create side by side with its baselines on one machine:
+#   1. record mode under wrk against pgbench's single-row insert on the same PostgreSQL;
+#   2. finalize mode with real staging manifests against the upstream reference server (lance-core's
+#      RestAdapter), closed loop and at a fixed arrival rate (open loop).
 #   bench/run.sh [seconds per run] [concurrency ...]
 # Needs the machine's PostgreSQL on 127.0.0.1:5432 (user postgres), pgbench, and wrk (installed with
 # apt-get when missing). Writes bench/results.md.
@@ -9,6 +12,7 @@ DURATION=${1:-20}
 shift || true
 CONCURRENCY=${*:-16 64}
 TABLES=1000
+OPEN_RATE=${OPEN_RATE:-400}
 THREADS=2
 PORT=2433
 MANAGEMENT=2434
@@ -69,10 +73,39 @@ for c in $CONCURRENCY; do
   rows+="| $c | $rps | $pg_tps | $ratio | $latency | $ok / $bad | $cores | $rss |"$'\n'
 done
 
+kill $gateway 2>/dev/null || true
+wait $gateway 2>/dev/null || true
+
+# Finalize mode against the reference server: the same load program drives both, in this order.
+mvn -B -q test-compile
+mvn -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench-classpath.txt >/dev/null
+load() { # target, then closed-loop clients or "open RATE"
+  psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
+  local args=($TABLES 16 "$DURATION")
+  [ "$2" = open ] && args=($TABLES 16 "$DURATION" "$3")
+  [ "$2" != open ] && args=($TABLES "$2" "$DURATION")
+  java --add-opens=java.base/java.nio=ALL-UNNAMED -cp "target/test-classes:target/classes:$(cat target/bench-classpath.txt)" \
+    dev.lvg.bench.CommitLoad "$1" "postgresql://postgres@127.0.0.1:5432/$DB" "${args[@]}" 2>/dev/null | grep '^LVG-LOAD'
+}
+finalize_rows=""
+for run in "16" "open $OPEN_RATE"; do
+  for target in gateway reference; do
+    line=$(load $target $run)
+    echo "$line"
+    field() { echo "$line" | tr ' ' '\n' | awk -F= -v k="$1" '$1 == k {print $2}'; }
+    statuses=$(echo "$line" | sed -E 's/.*statuses=\{([^}]*)\}.*/\1/')
+    finalize_rows+="| $target | $(field mode | tr '_' ' ') | $(field commits/s) | p50=$(field p50) p90=$(field p90) p99=$(field p99) p99.9=$(field p99.9) | $statuses |"$'\n'
+  done
+done
+
 {
   echo "| connections | gateway commits/s | pgbench single-row commits/s | ratio | gateway latency (ms) | 200 / other | gateway CPU (cores) | gateway RSS (MiB) |"
   echo "|---|---|---|---|---|---|---|---|"
   printf "%s" "$rows"
+  echo
+  echo "| server (finalize, real staging manifests on local disk) | load | commits/s | latency (ms) | statuses |"
+  echo "|---|---|---|---|---|"
+  printf "%s" "$finalize_rows"
   echo
   echo "$(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; PostgreSQL $(psql -h 127.0.0.1 -U postgres -Atc 'show server_version') with synchronous_commit=$(psql -h 127.0.0.1 -U postgres -Atc 'show synchronous_commit'); ${DURATION} s per run; wrk ($THREADS threads, closed loop), gateway, PostgreSQL and pgbench on the same machine; $TABLES tables, each request a fresh latest + 1 version (record mode), pool of 32 connections; $(date -u +%Y-%m-%d)."
 } >"$OUT"

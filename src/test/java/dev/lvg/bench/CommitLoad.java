@@ -37,12 +37,15 @@ import org.lance.namespace.RestAdapter;
  *
  * Without RATE the load is a closed loop of CLIENTS writers, each committing its own tables one
  * version at a time; with RATE (requests per second) requests start on a fixed schedule whatever
- * the answers (open loop), and latency counts from the scheduled start. Prints one line of results.
+ * the answers (open loop), and latency counts from the scheduled start. Both targets first get
+ * {@link #WARM_UP_SECONDS} of the same load, unrecorded (the gateway's JIT compiles then). Prints one
+ * line of results.
  */
 public final class CommitLoad {
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final String KEY = "bench-key";
   private static final byte[] MANIFEST = new byte[400];
+  private static final int WARM_UP_SECONDS = 5;
 
   private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   private final String baseUrl;
@@ -51,6 +54,7 @@ public final class CommitLoad {
   private final long[] nextVersion;
   private final ConcurrentHashMap<Integer, Long> statuses = new ConcurrentHashMap<>();
   private final List<Long> latencies = java.util.Collections.synchronizedList(new ArrayList<>());
+  private volatile boolean recording;
 
   private CommitLoad(String baseUrl, Map<String, String> headers, int tables) {
     this.baseUrl = baseUrl;
@@ -91,12 +95,10 @@ public final class CommitLoad {
     }
     try {
       load.declare(tables);
+      load.run(clients, WARM_UP_SECONDS, rate);
+      load.recording = true;
       long started = System.nanoTime();
-      if (rate > 0) {
-        load.openLoop(rate, seconds);
-      } else {
-        load.closedLoop(clients, seconds);
-      }
+      load.run(clients, seconds, rate);
       load.report(target, rate > 0 ? "open " + (long) rate + "/s" : "closed " + clients,
           (System.nanoTime() - started) / 1e9);
     } finally {
@@ -135,7 +137,18 @@ public final class CommitLoad {
     return post("/v1/table/bench%24t" + table + "/version/create", body).statusCode();
   }
 
+  private void run(int clients, int seconds, double rate) throws Exception {
+    if (rate > 0) {
+      openLoop(rate, seconds);
+    } else {
+      closedLoop(clients, seconds);
+    }
+  }
+
   private void record(int status, long startedNanos) {
+    if (!recording) {
+      return;
+    }
     latencies.add(System.nanoTime() - startedNanos);
     statuses.merge(status, 1L, Long::sum);
   }
