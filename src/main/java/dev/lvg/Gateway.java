@@ -114,7 +114,8 @@ public final class Gateway implements AutoCloseable {
     GatewayMetrics metrics = new GatewayMetrics(registry);
     InFlightLimit inFlight = new InFlightLimit(config.maxInFlight());
     TenantRateLimit tenantRateLimit = new TenantRateLimit(config.tenantRate(), config.tenantBurst(), System::nanoTime);
-    BearerTokens bearerTokens = config.oauth2().enabled() ? BearerTokens.create(vertx, config.oauth2(), tenants) : null;
+    Future<BearerTokens> bearerTokens = config.oauth2().enabled()
+        ? BearerTokens.create(vertx, config.oauth2(), tenants) : Future.succeededFuture(null);
     return Migrations.apply(pool, migrations)
         .onSuccess(applied -> LOG.info("database schema ready ({} migrations applied now)", applied))
         .compose(applied -> VersionRepository.rollBackExpiredClaims(pool, manifests))
@@ -127,8 +128,9 @@ public final class Gateway implements AutoCloseable {
             ? Future.succeededFuture()
             : tenants.ensureTenantWithKey(config.bootstrapTenant(), config.bootstrapApiKey())
                 .onSuccess(tenant -> LOG.info("bootstrap tenant '{}' ready", tenant.name())))
-        .compose(bootstrapped -> vertx.deployVerticle(
-            () -> new ApiVerticle(config, pool, tenants, bearerTokens, manifests, inFlight, tenantRateLimit, metrics),
+        .compose(bootstrapped -> bearerTokens)
+        .compose(tokens -> vertx.deployVerticle(
+            () -> new ApiVerticle(config, pool, tenants, tokens, manifests, inFlight, tenantRateLimit, metrics),
             new DeploymentOptions().setInstances(config.httpInstances()).setThreadingModel(ThreadingModel.EVENT_LOOP)))
         .compose(deployed -> vertx.deployVerticle(
             new ManagementVerticle(config.host(), config.managementPort(), healthPool, registry)));

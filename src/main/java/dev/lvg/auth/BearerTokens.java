@@ -37,8 +37,12 @@ public final class BearerTokens {
     this.tenants = tenants;
   }
 
-  /** Starts loading the issuer's keys; the gateway serves even while the JWKS is unreachable. */
-  public static BearerTokens create(Vertx vertx, GatewayConfig.OAuth2Settings settings, TenantDirectory tenants) {
+  /**
+   * Loads the issuer's keys once before the gateway serves, so the first tokens are not refused;
+   * an unreachable JWKS is logged and retried when a token arrives, and API keys work meanwhile.
+   */
+  public static Future<BearerTokens> create(Vertx vertx, GatewayConfig.OAuth2Settings settings,
+      TenantDirectory tenants) {
     URI jwks = URI.create(settings.jwksUrl());
     JWTOptions jwt = new JWTOptions();
     if (settings.issuer() != null) {
@@ -53,8 +57,10 @@ public final class BearerTokens {
     OAuth2Auth oauth2 = OAuth2Auth.create(vertx, options);
     oauth2.missingKeyHandler(keyId -> oauth2.jWKSet()
         .onFailure(error -> LOG.warn("cannot load the JWKS from {}: {}", jwks, error.getMessage())));
-    oauth2.jWKSet().onFailure(error -> LOG.warn("cannot load the JWKS from {}: {}", jwks, error.getMessage()));
-    return new BearerTokens(oauth2, settings.tenantClaim(), tenants);
+    BearerTokens tokens = new BearerTokens(oauth2, settings.tenantClaim(), tenants);
+    return oauth2.jWKSet()
+        .onFailure(error -> LOG.warn("cannot load the JWKS from {}: {}", jwks, error.getMessage()))
+        .transform(loaded -> Future.succeededFuture(tokens));
   }
 
   public Future<Tenant> tenantOf(String token) {
