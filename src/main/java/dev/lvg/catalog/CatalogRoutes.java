@@ -163,11 +163,9 @@ public final class CatalogRoutes {
     body.optionalNonNegativeLong("version");
     String branch = NewVersion.branch(body);
     Tenant tenant = Requests.tenant(ctx);
-    return branches.requireBranch(pool, tenant, id, branch)
-        .compose(table -> catalog.latestVersion(pool, tenant, table.id(), branch)
-        .map(latest -> {
-          ObjectNode result = tableAccess(table)
-              .put("table", CatalogRepository.nameOf(id));
+    return branches.requireBranch(pool, tenant, id, branch).compose(table ->
+        catalog.latestVersion(pool, tenant, table.id(), branch).map(latest -> {
+          ObjectNode result = tableAccess(table).put("table", CatalogRepository.nameOf(id));
           ArrayNode namespace = result.putArray("namespace");
           CatalogRepository.namespaceOf(id).forEach(namespace::add);
           if (latest != null) {
