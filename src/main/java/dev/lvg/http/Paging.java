@@ -20,18 +20,19 @@ public final class Paging {
     this.maxLimit = maxLimit;
   }
 
-  public int limit(Integer requested) {
+  public int limit(Long requested) {
     if (requested == null) {
       return defaultLimit;
     }
     if (requested < 1) {
       throw ApiException.invalidInput("'limit' must be at least 1, got " + requested);
     }
-    return Math.min(requested, maxLimit);
+    return (int) Math.min(requested, maxLimit);
   }
 
   public int limit(RoutingContext ctx) {
-    return limit(Requests.queryInteger(ctx, "limit"));
+    Integer requested = Requests.queryInteger(ctx, "limit");
+    return limit(requested == null ? null : requested.longValue());
   }
 
   public static String encode(String lastKey) {

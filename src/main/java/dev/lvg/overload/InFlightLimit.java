@@ -17,10 +17,6 @@ public final class InFlightLimit implements Handler<RoutingContext> {
     this.limit = limit;
   }
 
-  public int inFlight() {
-    return inFlight.get();
-  }
-
   @Override
   public void handle(RoutingContext ctx) {
     if (inFlight.incrementAndGet() > limit) {

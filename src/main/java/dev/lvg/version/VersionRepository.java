@@ -4,6 +4,7 @@ import dev.lvg.catalog.CatalogRepository;
 import dev.lvg.catalog.TableRecord;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
+import dev.lvg.http.Futures;
 import dev.lvg.tenancy.Tenant;
 import dev.lvg.storage.Manifests;
 import dev.lvg.storage.ObjectStore;
@@ -285,9 +286,9 @@ public final class VersionRepository {
       return target.store().copyIfAbsent(target.stagingKey(), target.finalKey()).compose(copy -> switch (copy.outcome()) {
         case SOURCE_MISSING -> polls > 0
             ? later().compose(waited -> committedOrRetry(tableDbId, polls - 1))
-            : release(tableDbId, claim, false).compose(released -> inspect(db, tenant, tableId, request))
+            : release(tableDbId, claim).compose(released -> inspect(db, tenant, tableId, request))
                 .compose(this::afterStagingVanished);
-        case OTHER_BYTES -> release(tableDbId, claim, false).compose(released -> Future.failedFuture(conflict(
+        case OTHER_BYTES -> release(tableDbId, claim).compose(released -> Future.failedFuture(conflict(
             "the final manifest of version " + request.version() + " already exists with other content")));
         case CREATED, SAME -> {
           createdFinal = copy.outcome() == ObjectStore.CopyOutcome.CREATED;
@@ -304,15 +305,25 @@ public final class VersionRepository {
      */
     private Future<Commit> undo(long tableDbId, UUID claim, Throwable error) {
       return inspect(db, tenant, tableId, request).compose(slot -> {
-        if (slot.row() != null && !slot.pending() && slot.row().sameRequest(request.manifestPath())) {
+        if (committedByThisRequest(slot)) {
           return removeStaging().map(new Commit(slot.row(), false));
         }
-        return release(tableDbId, claim, false)
-            .compose(released -> createdFinal && claim != null
-                ? target.store().deleteIfExists(target.finalKey()).recover(ignored -> Future.succeededFuture())
-                : Future.<Void>succeededFuture())
+        return release(tableDbId, claim)
+            .compose(released -> removeOwnFinal(claim))
             .compose(cleaned -> Future.<Commit>failedFuture(error));
       }, unreachable -> Future.failedFuture(error));
+    }
+
+    /** The slot holds a committed version from a request with this manifest path: a retry. */
+    private boolean committedByThisRequest(Slot slot) {
+      return slot.row() != null && !slot.pending() && slot.row().sameRequest(request.manifestPath());
+    }
+
+    /** Deletes the final manifest if this attempt created it under its own claim. */
+    private Future<Void> removeOwnFinal(UUID claim) {
+      return createdFinal && claim != null
+          ? target.store().deleteIfExists(target.finalKey()).recover(ignored -> Future.succeededFuture())
+          : Future.succeededFuture();
     }
 
     /**
@@ -320,11 +331,10 @@ public final class VersionRepository {
      * retry), or it never existed (400).
      */
     private Future<Commit> afterStagingVanished(Slot slot) {
-      boolean sameRequest = slot.row() != null && slot.row().sameRequest(request.manifestPath());
-      if (sameRequest && !slot.pending()) {
+      if (committedByThisRequest(slot)) {
         return Future.succeededFuture(new Commit(slot.row(), false));
       }
-      if (sameRequest) {
+      if (slot.row() != null && slot.row().sameRequest(request.manifestPath())) {
         return Future.failedFuture(ApiException.slowDown(
             "an identical request is still committing version " + request.version() + "; retry"));
       }
@@ -334,7 +344,7 @@ public final class VersionRepository {
 
     private Future<Commit> committedOrRetry(long tableDbId, int polls) {
       return inspect(db, tenant, tableId, request).compose(slot -> {
-        if (slot.row() != null && !slot.pending() && slot.row().sameRequest(request.manifestPath())) {
+        if (committedByThisRequest(slot)) {
           return Future.succeededFuture(new Commit(slot.row(), false));
         }
         if (slot.row() != null && slot.pending() && slot.row().sameRequest(request.manifestPath())) {
@@ -358,12 +368,10 @@ public final class VersionRepository {
               return removeStaging().map(committed);
             }
             return inspect(db, tenant, tableId, request).compose(slot -> {
-              if (slot.row() != null && !slot.pending() && slot.row().sameRequest(request.manifestPath())) {
+              if (committedByThisRequest(slot)) {
                 return removeStaging().map(new Commit(slot.row(), false));
               }
-              Future<Void> undone = createdFinal && claim != null
-                  ? target.store().deleteIfExists(target.finalKey()) : Future.succeededFuture();
-              return undone.compose(done -> Future.failedFuture(ApiException.slowDown(
+              return removeOwnFinal(claim).compose(done -> Future.failedFuture(ApiException.slowDown(
                   "the claim on version " + request.version() + " expired before it was committed; retry")));
             });
           });
@@ -378,12 +386,13 @@ public final class VersionRepository {
           .recover(error -> Future.succeededFuture());
     }
 
-    private Future<Void> release(long tableDbId, UUID claim, boolean onlyExpired) {
+    /** Gives up this attempt's own claim, if it holds one. */
+    private Future<Void> release(long tableDbId, UUID claim) {
       if (claim == null) {
         return Future.succeededFuture();
       }
       return db.preparedQuery(RELEASE_CLAIM)
-          .execute(Tuple.of(tenant.id(), tableDbId, request.branch(), request.version(), claim, onlyExpired))
+          .execute(Tuple.of(tenant.id(), tableDbId, request.branch(), request.version(), claim, false))
           .<Void>mapEmpty()
           .recover(error -> Future.succeededFuture());
     }
@@ -433,7 +442,7 @@ public final class VersionRepository {
             row.getLong("version"), row.getUUID("transaction_id"), row.getString("requested_path"),
             row.getString("naming_scheme"), row.getString("location")));
       }
-      return dev.lvg.http.Futures.sequence(claims, claim -> rollBackExpired(db, manifests, claim))
+      return Futures.sequence(claims, claim -> rollBackExpired(db, manifests, claim))
           .map(List::size);
     });
   }

@@ -80,8 +80,7 @@ public final class VersionRoutes {
     List<String> tableId = ObjectId.fromRequest(ctx, body);
     Integer limitParam = Requests.queryInteger(ctx, "limit");
     Long bodyLimit = body.optionalLong("limit");
-    int limit = paging.limit(limitParam != null ? limitParam
-        : bodyLimit == null ? null : (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, bodyLimit)));
+    int limit = paging.limit(limitParam != null ? Long.valueOf(limitParam) : bodyLimit);
     Boolean descendingParam = Requests.queryBoolean(ctx, "descending");
     boolean descending = descendingParam != null
         ? descendingParam : Boolean.TRUE.equals(body.optionalBoolean("descending"));

@@ -10,10 +10,10 @@ class PagingTest {
 
   @Test
   void limitDefaultsAndClamps() {
-    assertThat(paging.limit((Integer) null)).isEqualTo(100);
-    assertThat(paging.limit(7)).isEqualTo(7);
-    assertThat(paging.limit(5000)).isEqualTo(1000);
-    assertThatThrownBy(() -> paging.limit(0)).isInstanceOf(ApiException.class);
+    assertThat(paging.limit((Long) null)).isEqualTo(100);
+    assertThat(paging.limit(7L)).isEqualTo(7);
+    assertThat(paging.limit(5000L)).isEqualTo(1000);
+    assertThatThrownBy(() -> paging.limit(0L)).isInstanceOf(ApiException.class);
   }
 
   @Test
