@@ -1,27 +1,20 @@
 package dev.lvg;
 
 import dev.lvg.auth.BearerTokens;
+import dev.lvg.catalog.Locations;
 import dev.lvg.config.GatewayConfig;
 import dev.lvg.db.Database;
 import dev.lvg.db.EmbeddedDatabase;
 import dev.lvg.db.Migrations;
-import dev.lvg.http.ApiVerticle;
 import dev.lvg.management.ManagementVerticle;
 import dev.lvg.metrics.GatewayMetrics;
 import dev.lvg.overload.InFlightLimit;
 import dev.lvg.overload.TenantRateLimit;
 import dev.lvg.storage.LocalFileStore;
 import dev.lvg.storage.Manifests;
+import dev.lvg.storage.ObjectStore;
 import dev.lvg.storage.S3Store;
-import java.net.URI;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
-import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.s3.S3AsyncClient;
-import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
-import dev.lvg.version.VersionRepository;
+import dev.lvg.storage.StorageRoot;
 import dev.lvg.tenancy.TenantDirectory;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -36,9 +29,12 @@ import io.vertx.micrometer.MicrometerMetricsOptions;
 import io.vertx.sqlclient.Pool;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
 
 /**
  * One running gateway: its database (embedded or external), its Vert.x instance, the API verticles
@@ -56,16 +52,21 @@ public final class Gateway implements AutoCloseable {
   private final TenantDirectory tenants;
   private final S3AsyncClient s3;
   private final Manifests manifests;
+  private final AtomicInteger apiPort = new AtomicInteger();
+  private final AtomicInteger managementPort = new AtomicInteger();
 
-  private Gateway(EmbeddedDatabase embedded, Vertx vertx, Pool pool, Pool healthPool, GatewayConfig config) {
+  private Gateway(
+      EmbeddedDatabase embedded, Vertx vertx, Pool pool, Pool healthPool, GatewayConfig config) {
     this.embedded = embedded;
     this.vertx = vertx;
     this.pool = pool;
     this.healthPool = healthPool;
     this.tenants = new TenantDirectory(pool);
-    this.s3 = config.s3Bucket() == null ? null : s3Client(config);
-    this.manifests = new Manifests(new LocalFileStore(vertx),
-        s3 == null ? null : new S3Store(vertx, s3, config.s3Bucket()), config.finalizeManifests());
+    StorageRoot root = config.storageRoot();
+    this.s3 = root.isLocal() ? null : config.s3().client();
+    ObjectStore store =
+        root.isLocal() ? new LocalFileStore(vertx) : new S3Store(vertx, s3, root.bucket());
+    this.manifests = new Manifests(root, store, config.finalizeManifests());
   }
 
   /** Tenants and keys of this gateway's database, for administration and tests. */
@@ -78,84 +79,127 @@ public final class Gateway implements AutoCloseable {
     return embedded;
   }
 
+  /** The port the API listens on (the configured one, or the one chosen for port 0). */
+  public int apiPort() {
+    return apiPort.get();
+  }
+
+  /** The port the management endpoints listen on. */
+  public int managementPort() {
+    return managementPort.get();
+  }
+
   public static Gateway start(GatewayConfig config) {
     List<Migrations.Migration> migrations = Migrations.load();
-    EmbeddedDatabase embedded = config.embeddedDatabase() ? EmbeddedDatabase.start(config.dataDir()) : null;
+    EmbeddedDatabase embedded =
+        config.embeddedDatabase() ? EmbeddedDatabase.start(config.dataDir()) : null;
     String url = embedded != null ? embedded.url() : config.dbUrl();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    Vertx vertx = Vertx.builder()
-        .with(new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions()
-            .setEnabled(true)
-            .setJvmMetricsEnabled(true)
-            .setLabels(EnumSet.of(Label.HTTP_METHOD, Label.HTTP_CODE, Label.HTTP_ROUTE, Label.POOL_TYPE,
-                Label.POOL_NAME))))
-        .withMetrics(new MicrometerMetricsFactory(registry))
-        .build();
-    Pool pool = Database.pool(vertx, url, "lvg", config.dbPoolSize(), config.dbQueueSize(), config.httpInstances());
+    Vertx vertx =
+        Vertx.builder()
+            .with(
+                new VertxOptions()
+                    .setMetricsOptions(
+                        new MicrometerMetricsOptions()
+                            .setEnabled(true)
+                            .setJvmMetricsEnabled(true)
+                            .setLabels(
+                                EnumSet.of(
+                                    Label.HTTP_METHOD,
+                                    Label.HTTP_CODE,
+                                    Label.HTTP_ROUTE,
+                                    Label.POOL_TYPE,
+                                    Label.POOL_NAME))))
+            .withMetrics(new MicrometerMetricsFactory(registry))
+            .build();
+    Pool pool =
+        Database.pool(
+            vertx, url, "lvg", config.dbPoolSize(), config.dbQueueSize(), config.httpInstances());
     // Readiness asks whether PostgreSQL answers, on a connection of its own: a busy API pool is
     // load to shed, not a reason to take the gateway out of service.
     Pool healthPool = Database.pool(vertx, url, "lvg-health", 1, 4, 1);
     Gateway gateway = new Gateway(embedded, vertx, pool, healthPool, config);
     try {
-      gateway.deploy(config, registry, migrations).toCompletionStage().toCompletableFuture()
+      gateway
+          .deploy(config, registry, migrations)
+          .toCompletionStage()
+          .toCompletableFuture()
           .get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     } catch (Exception e) {
       gateway.close();
-      Throwable cause = e instanceof java.util.concurrent.ExecutionException ? e.getCause() : e;
-      throw new IllegalStateException(cause.getMessage() == null ? cause.toString() : cause.getMessage(), cause);
+      Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+      throw new IllegalStateException(
+          cause.getMessage() == null ? cause.toString() : cause.getMessage(), cause);
     }
-    LOG.info("serving the API on {}:{} and management on {}:{} ({} event-loop verticles, {} database)",
-        config.host(), config.port(), config.host(), config.managementPort(), config.httpInstances(),
+    LOG.info(
+        "serving the API on {}:{} and management on {}:{} ({} event-loop verticles, {} database)",
+        config.host(),
+        gateway.apiPort(),
+        config.host(),
+        gateway.managementPort(),
+        config.httpInstances(),
         embedded != null ? "embedded" : "external");
     return gateway;
   }
 
-  private Future<?> deploy(GatewayConfig config, PrometheusMeterRegistry registry, List<Migrations.Migration> migrations) {
-    GatewayMetrics metrics = new GatewayMetrics(registry);
-    InFlightLimit inFlight = new InFlightLimit(config.maxInFlight());
-    TenantRateLimit tenantRateLimit = new TenantRateLimit(config.tenantRate(), config.tenantBurst(), System::nanoTime);
-    Future<BearerTokens> bearerTokens = config.oauth2().enabled()
-        ? BearerTokens.create(vertx, config.oauth2(), tenants) : Future.succeededFuture(null);
+  private Future<?> deploy(
+      GatewayConfig config,
+      PrometheusMeterRegistry registry,
+      List<Migrations.Migration> migrations) {
+    Future<BearerTokens> bearerTokens =
+        config.oauth2().enabled()
+            ? BearerTokens.create(vertx, config.oauth2(), tenants)
+            : Future.succeededFuture(null);
     return Migrations.apply(pool, migrations)
-        .onSuccess(applied -> LOG.info("database schema ready ({} migrations applied now)", applied))
-        .compose(applied -> VersionRepository.rollBackExpiredClaims(pool, manifests))
-        .onSuccess(rolledBack -> {
-          if (rolledBack > 0) {
-            LOG.warn("rolled back {} version claims left pending by an earlier run", rolledBack);
-          }
-        })
-        .compose(applied -> config.bootstrapTenant() == null
-            ? Future.succeededFuture()
-            : tenants.ensureTenantWithKey(config.bootstrapTenant(), config.bootstrapApiKey())
-                .onSuccess(tenant -> LOG.info("bootstrap tenant '{}' ready", tenant.name())))
+        .onSuccess(
+            applied -> LOG.info("database schema ready ({} migrations applied now)", applied))
+        .compose(
+            applied ->
+                config.bootstrapTenant() == null
+                    ? Future.succeededFuture()
+                    : tenants
+                        .ensureTenantWithKey(config.bootstrapTenant(), config.bootstrapApiKey())
+                        .onSuccess(
+                            tenant -> LOG.info("bootstrap tenant '{}' ready", tenant.name())))
         .compose(bootstrapped -> bearerTokens)
-        .compose(tokens -> vertx.deployVerticle(
-            () -> new ApiVerticle(config, pool, tenants, tokens, manifests, inFlight, tenantRateLimit, metrics),
-            new DeploymentOptions().setInstances(config.httpInstances()).setThreadingModel(ThreadingModel.EVENT_LOOP)))
-        .compose(deployed -> vertx.deployVerticle(
-            new ManagementVerticle(config.host(), config.managementPort(), healthPool, registry)));
+        .compose(tokens -> deployApi(config, registry, tokens))
+        .compose(
+            deployed -> {
+              ManagementVerticle management =
+                  new ManagementVerticle(
+                      config.host(), config.managementPort(), healthPool, registry);
+              return vertx
+                  .deployVerticle(management)
+                  .onSuccess(id -> managementPort.set(management.actualPort()));
+            });
   }
 
-  /** The gateway's S3 client, when the storage root is an {@code s3://} bucket. */
-  private static S3AsyncClient s3Client(GatewayConfig config) {
-    GatewayConfig.S3Settings s3 = config.s3();
-    S3AsyncClientBuilder builder = S3AsyncClient.builder()
-        .region(Region.of(s3.region()))
-        .forcePathStyle(s3.pathStyle())
-        // Checksum trailers only where S3 requires them: many S3-compatible stores reject them.
-        .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-        .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED);
-    if (s3.endpoint() != null) {
-      builder.endpointOverride(URI.create(s3.endpoint()));
-    }
-    if (s3.accessKeyId() != null) {
-      builder.credentialsProvider(StaticCredentialsProvider.create(
-          AwsBasicCredentials.create(s3.accessKeyId(), s3.secretAccessKey())));
-    }
-    return builder.build();
+  /** One API verticle per event loop, all on one port; port 0 picks a free port they share. */
+  private Future<?> deployApi(
+      GatewayConfig config, PrometheusMeterRegistry registry, BearerTokens tokens) {
+    ApiVerticle.Shared shared =
+        new ApiVerticle.Shared(
+            config,
+            pool,
+            tenants,
+            tokens,
+            manifests,
+            new Locations(config.storageRoot(), config.s3()),
+            new InFlightLimit(config.maxInFlight()),
+            new TenantRateLimit(config.tenantRate(), config.tenantBurst(), System::nanoTime),
+            new GatewayMetrics(registry));
+    int port = config.port() == 0 ? -1 : config.port();
+    return vertx.deployVerticle(
+        () -> new ApiVerticle(shared, port, apiPort),
+        new DeploymentOptions()
+            .setInstances(config.httpInstances())
+            .setThreadingModel(ThreadingModel.EVENT_LOOP));
   }
 
-  /** Stops serving, lets requests in progress finish, closes the pool and stops an embedded database. */
+  /**
+   * Stops serving, lets requests in progress finish, closes the pool and stops an embedded
+   * database.
+   */
   @Override
   public void close() {
     try {

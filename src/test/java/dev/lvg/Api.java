@@ -15,10 +15,11 @@ import java.util.concurrent.CompletableFuture;
 /** Real HTTP calls to a gateway with one tenant's API key. */
 public final class Api {
   private static final ObjectMapper MAPPER = new ObjectMapper();
-  private static final HttpClient CLIENT = HttpClient.newBuilder()
-      .version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(10))
-      .build();
+  private static final HttpClient CLIENT =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(10))
+          .build();
 
   private final String baseUrl;
   private final String apiKey;
@@ -70,7 +71,8 @@ public final class Api {
   }
 
   public CompletableFuture<Response> postAsync(String path, String body) {
-    return CLIENT.sendAsync(request(path, body).build(), HttpResponse.BodyHandlers.ofString())
+    return CLIENT
+        .sendAsync(request(path, body).build(), HttpResponse.BodyHandlers.ofString())
         .thenApply(raw -> new Response(raw.statusCode(), raw.body(), raw));
   }
 
@@ -82,8 +84,8 @@ public final class Api {
   }
 
   private HttpRequest.Builder builder(String path) {
-    HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(baseUrl + path))
-        .timeout(Duration.ofSeconds(60));
+    HttpRequest.Builder builder =
+        HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(60));
     if (apiKey != null) {
       builder.header("x-api-key", apiKey);
     }

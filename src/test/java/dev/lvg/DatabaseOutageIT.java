@@ -31,6 +31,8 @@ class DatabaseOutageIT {
   }
 
   private static int ready(TestGateway gw) {
-    return Api.send(HttpRequest.newBuilder(URI.create(gw.managementUrl + "/health/ready")).GET().build()).status();
+    return Api.send(
+            HttpRequest.newBuilder(URI.create(gw.managementUrl + "/health/ready")).GET().build())
+        .status();
   }
 }

@@ -39,7 +39,8 @@ class GeneratedClientIT {
     assertThat(declared.getManagedVersioning()).isTrue();
     assertThat(declared.getLocation()).endsWith("/ns1/tbl.lance");
 
-    CreateTableVersionRequest first = version(1, "data/ns1/tbl.lance/_versions/1.manifest-staging-uuid");
+    CreateTableVersionRequest first =
+        version(1, "data/ns1/tbl.lance/_versions/1.manifest-staging-uuid");
     first.seteTag("etag-1");
     first.setMetadata(Map.of("k", "v"));
     CreateTableVersionResponse created = tables.createTableVersion("ns1$tbl", first, null);
@@ -49,7 +50,8 @@ class GeneratedClientIT {
 
     CreateTableVersionRequest second = version(2, "x/2.manifest");
     second.setId(List.of());
-    assertThat(tables.createTableVersion("ns1.tbl", second, ".").getVersion().getVersion()).isEqualTo(2L);
+    assertThat(tables.createTableVersion("ns1.tbl", second, ".").getVersion().getVersion())
+        .isEqualTo(2L);
 
     ListTableVersionsResponse latest = tables.listTableVersions("ns1$tbl", null, null, 1, true);
     assertThat(latest.getVersions()).extracting(TableVersion::getVersion).containsExactly(2L);
@@ -60,11 +62,14 @@ class GeneratedClientIT {
     DescribeTableVersionRequest describe = new DescribeTableVersionRequest();
     describe.setVersion(1L);
     TableVersion described = tables.describeTableVersion("ns1$tbl", describe, null).getVersion();
-    assertThat(described.getManifestPath()).isEqualTo("data/ns1/tbl.lance/_versions/1.manifest-staging-uuid");
+    assertThat(described.getManifestPath())
+        .isEqualTo("data/ns1/tbl.lance/_versions/1.manifest-staging-uuid");
     assertThat(described.getMetadata()).containsEntry("k", "v");
 
-    ApiException conflict = catchThrowableOfType(ApiException.class,
-        () -> tables.createTableVersion("ns1$tbl", version(2, "y/2.manifest"), null));
+    ApiException conflict =
+        catchThrowableOfType(
+            ApiException.class,
+            () -> tables.createTableVersion("ns1$tbl", version(2, "y/2.manifest"), null));
     assertThat(conflict.getCode()).isEqualTo(409);
     JsonNode error = new ObjectMapper().readTree(conflict.getResponseBody());
     assertThat(error.get("code").intValue()).isEqualTo(14);

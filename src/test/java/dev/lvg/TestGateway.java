@@ -3,7 +3,6 @@ package dev.lvg;
 import dev.lvg.config.GatewayConfig;
 import dev.lvg.tenancy.Tenant;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -12,9 +11,10 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real gateway on free ports for the tests: an embedded PostgreSQL by default, or the server named
- * by {@code LVG_TEST_DB_URL}. One shared instance serves every test class; each test makes its own
- * tenants so tests never see each other's data, also on a reused external database.
+ * A real gateway on ports it picks itself (port 0) for the tests: an embedded PostgreSQL by
+ * default, or the server named by {@code LVG_TEST_DB_URL}. One shared instance serves every test
+ * class; each test makes its own tenants so tests never see each other's data, also on a reused
+ * external database.
  */
 public final class TestGateway {
   private static TestGateway shared;
@@ -27,8 +27,8 @@ public final class TestGateway {
   private TestGateway(Map<String, String> overrides) {
     Map<String, String> settings = new HashMap<>();
     settings.put("LVG_HOST", "127.0.0.1");
-    settings.put("LVG_PORT", Integer.toString(freePort()));
-    settings.put("LVG_MANAGEMENT_PORT", Integer.toString(freePort()));
+    settings.put("LVG_PORT", "0");
+    settings.put("LVG_MANAGEMENT_PORT", "0");
     settings.put("LVG_DATA_DIR", tempDir().toString());
     settings.put("LVG_MANIFEST_MODE", "record");
     String external = System.getenv("LVG_TEST_DB_URL");
@@ -38,8 +38,8 @@ public final class TestGateway {
     settings.putAll(overrides);
     config = GatewayConfig.fromSettings(settings);
     gateway = Gateway.start(config);
-    baseUrl = "http://127.0.0.1:" + config.port();
-    managementUrl = "http://127.0.0.1:" + config.managementPort();
+    baseUrl = "http://127.0.0.1:" + gateway.apiPort();
+    managementUrl = "http://127.0.0.1:" + gateway.managementPort();
   }
 
   /** The gateway most tests share, started on first use and stopped when the JVM exits. */
@@ -54,18 +54,22 @@ public final class TestGateway {
   private static TestGateway finalizing;
 
   /**
-   * A gateway that finalizes manifests on the local file system (the default configuration), on
-   * the shared gateway's database; started on first use.
+   * A gateway that finalizes manifests on the local file system (the default configuration), on the
+   * shared gateway's database; started on first use.
    */
   public static synchronized TestGateway finalizing() {
     if (finalizing == null) {
-      finalizing = new TestGateway(Map.of("LVG_MANIFEST_MODE", "finalize", "LVG_DB_URL", shared().databaseUrl()));
+      finalizing =
+          new TestGateway(
+              Map.of("LVG_MANIFEST_MODE", "finalize", "LVG_DB_URL", shared().databaseUrl()));
       Runtime.getRuntime().addShutdownHook(new Thread(finalizing.gateway::close));
     }
     return finalizing;
   }
 
-  /** A JDBC connection to the gateway's database, for tests that stage states no request can make. */
+  /**
+   * A JDBC connection to the gateway's database, for tests that stage states no request can make.
+   */
   public java.sql.Connection jdbc() throws java.sql.SQLException {
     var options = io.vertx.pgclient.PgConnectOptions.fromUri(databaseUrl());
     var properties = new java.util.Properties();
@@ -73,8 +77,14 @@ public final class TestGateway {
     if (options.getPassword() != null && !options.getPassword().isEmpty()) {
       properties.setProperty("password", options.getPassword());
     }
-    return java.sql.DriverManager.getConnection("jdbc:postgresql://" + options.getHost() + ":" + options.getPort()
-        + "/" + options.getDatabase(), properties);
+    return java.sql.DriverManager.getConnection(
+        "jdbc:postgresql://"
+            + options.getHost()
+            + ":"
+            + options.getPort()
+            + "/"
+            + options.getDatabase(),
+        properties);
   }
 
   /** A gateway of its own with some settings changed; the caller closes it. */
@@ -91,8 +101,13 @@ public final class TestGateway {
   public String tenantWithKey(String name) {
     String key = "key-" + UUID.randomUUID();
     try {
-      Tenant tenant = gateway.tenants().ensureTenantWithKey(name, key)
-          .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      Tenant tenant =
+          gateway
+              .tenants()
+              .ensureTenantWithKey(name, key)
+              .toCompletionStage()
+              .toCompletableFuture()
+              .get(30, TimeUnit.SECONDS);
       if (!tenant.name().equals(name)) {
         throw new IllegalStateException("tenant " + name + " was not created");
       }
@@ -109,15 +124,6 @@ public final class TestGateway {
 
   public Api api(String apiKey) {
     return new Api(baseUrl, apiKey);
-  }
-
-  static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      socket.setReuseAddress(true);
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   private static Path tempDir() {

@@ -16,65 +16,51 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Namespaces and tables of a tenant in PostgreSQL. Every statement is keyed by the tenant. Methods
- * take the client to run on, so the same operation serves alone (the pool) or inside a batch (one
- * transaction's connection).
+ * Tables of a tenant in PostgreSQL. Every statement is keyed by the tenant. Methods take the client
+ * to run on, so the same operation serves alone (the pool) or inside a batch (one transaction's
+ * connection).
  */
 public final class CatalogRepository {
-  static final String FIND_NAMESPACE =
-      "SELECT properties FROM namespaces WHERE tenant_id = $1 AND path = $2";
-  static final String INSERT_NAMESPACE = """
-      INSERT INTO namespaces (tenant_id, path, properties) VALUES ($1, $2, $3)
-      ON CONFLICT DO NOTHING RETURNING properties""";
-  /** True when the namespace holds a live table or a child namespace. */
-  static final String NAMESPACE_HAS_CHILDREN = """
-      SELECT EXISTS (SELECT 1 FROM lance_tables t WHERE t.tenant_id = $1 AND t.namespace = $2
-                       AND t.deregistered_at IS NULL)
-          OR EXISTS (SELECT 1 FROM namespaces c WHERE c.tenant_id = $1
-                       AND cardinality(c.path) > cardinality($2::text[])
-                       AND c.path[1:cardinality($2::text[])] = $2)""";
-  static final String REPLACE_NAMESPACE_PROPERTIES =
-      "UPDATE namespaces SET properties = $3 WHERE tenant_id = $1 AND path = $2 RETURNING properties";
-  static final String LIST_CHILD_NAMESPACES = """
-      SELECT path[cardinality(path)] AS name FROM namespaces
-      WHERE tenant_id = $1 AND cardinality(path) = cardinality($2::text[]) + 1
-        AND path[1:cardinality($2::text[])] = $2 AND path[cardinality(path)] > $3
-      ORDER BY name LIMIT $4""";
-  /** Removes a namespace and everything below it; tables in it are deregistered, not erased. */
-  static final String DEREGISTER_TABLES_UNDER = """
-      UPDATE lance_tables SET deregistered_at = now()
-      WHERE tenant_id = $1 AND deregistered_at IS NULL
-        AND cardinality(namespace) >= cardinality($2::text[])
-        AND namespace[1:cardinality($2::text[])] = $2""";
-  static final String DELETE_NAMESPACES_UNDER = """
-      DELETE FROM namespaces WHERE tenant_id = $1
-        AND cardinality(path) >= cardinality($2::text[]) AND path[1:cardinality($2::text[])] = $2""";
-  static final String FIND_TABLE = """
+  private final NamespaceRepository namespaces;
+
+  public CatalogRepository(NamespaceRepository namespaces) {
+    this.namespaces = namespaces;
+  }
+
+  public NamespaceRepository namespaces() {
+    return namespaces;
+  }
+
+  static final String FIND_TABLE =
+      """
       SELECT id, location, properties FROM lance_tables
       WHERE tenant_id = $1 AND namespace = $2 AND name = $3 AND deregistered_at IS NULL""";
-  static final String INSERT_TABLE = """
+  static final String INSERT_TABLE =
+      """
       INSERT INTO lance_tables (tenant_id, namespace, name, location, properties)
       SELECT $1, $2, $3, $4, $5
       WHERE cardinality($2::text[]) = 0
          OR EXISTS (SELECT 1 FROM namespaces WHERE tenant_id = $1 AND path = $2)
       ON CONFLICT DO NOTHING RETURNING id, location, properties""";
-  static final String DEREGISTER_TABLE = """
+  static final String DEREGISTER_TABLE =
+      """
       UPDATE lance_tables SET deregistered_at = now()
       WHERE tenant_id = $1 AND namespace = $2 AND name = $3 AND deregistered_at IS NULL
       RETURNING id, location, properties""";
-  static final String LIST_TABLES = """
+  static final String LIST_TABLES =
+      """
       SELECT name FROM lance_tables
       WHERE tenant_id = $1 AND namespace = $2 AND name > $3 AND deregistered_at IS NULL
       ORDER BY name LIMIT $4""";
-  static final String LIST_ALL_TABLES = """
+  static final String LIST_ALL_TABLES =
+      """
       SELECT namespace, name FROM lance_tables
       WHERE tenant_id = $1 AND deregistered_at IS NULL AND (namespace, name) > ($2::text[], $3)
       ORDER BY namespace, name LIMIT $4""";
-  static final String LATEST_VERSION = """
+  static final String LATEST_VERSION =
+      """
       SELECT max(version) FROM table_versions
-      WHERE tenant_id = $1 AND table_id = $2 AND branch = $3 AND pending_until IS NULL""";
-
-  public enum CreateMode { CREATE, EXIST_OK, OVERWRITE }
+      WHERE tenant_id = $1 AND table_id = $2 AND branch = $3""";
 
   private static String[] array(List<String> parts) {
     return parts.toArray(String[]::new);
@@ -88,116 +74,37 @@ public final class CatalogRepository {
     return properties == null ? new JsonObject() : new JsonObject(new LinkedHashMap<>(properties));
   }
 
-  /** The namespace's properties; the root namespace always exists and has none. */
-  public Future<JsonObject> describeNamespace(SqlClient db, Tenant tenant, List<String> namespace) {
-    if (namespace.isEmpty()) {
-      return Future.succeededFuture(new JsonObject());
-    }
-    return db.preparedQuery(FIND_NAMESPACE).execute(key(tenant, namespace)).map(rows -> {
-      if (rows.size() == 0) {
-        throw namespaceNotFound(namespace);
-      }
-      return rows.iterator().next().getJsonObject(0);
-    });
-  }
-
-  public Future<JsonObject> createNamespace(
-      SqlClient db, Tenant tenant, List<String> namespace, CreateMode mode, Map<String, String> properties) {
-    if (namespace.isEmpty()) {
-      return Future.failedFuture(new ApiException(ErrorCode.NAMESPACE_ALREADY_EXISTS,
-          "the root namespace always exists"));
-    }
-    List<String> parent = namespace.subList(0, namespace.size() - 1);
-    Tuple params = key(tenant, namespace).addValue(json(properties));
-    return describeNamespace(db, tenant, parent)
-        .compose(parentExists -> db.preparedQuery(INSERT_NAMESPACE).execute(params))
-        .compose(inserted -> {
-          if (inserted.size() > 0) {
-            return Future.succeededFuture(inserted.iterator().next().getJsonObject(0));
-          }
-          return switch (mode) {
-            case CREATE -> Future.failedFuture(new ApiException(ErrorCode.NAMESPACE_ALREADY_EXISTS,
-                "namespace " + ObjectId.display(namespace) + " already exists"));
-            case EXIST_OK -> describeNamespace(db, tenant, namespace);
-            case OVERWRITE -> hasChildren(db, tenant, namespace).compose(busy -> busy
-                ? Future.failedFuture(new ApiException(ErrorCode.NAMESPACE_NOT_EMPTY, "namespace "
-                    + ObjectId.display(namespace) + " holds tables or namespaces; overwrite replaces only empty ones"))
-                : db.preparedQuery(REPLACE_NAMESPACE_PROPERTIES).execute(params)
-                    .map(replaced -> replaced.iterator().next().getJsonObject(0)));
-          };
-        });
-  }
-
-  private Future<Boolean> hasChildren(SqlClient db, Tenant tenant, List<String> namespace) {
-    return db.preparedQuery(NAMESPACE_HAS_CHILDREN).execute(key(tenant, namespace))
-        .map(rows -> rows.iterator().next().getBoolean(0));
-  }
-
-  /**
-   * Drops a namespace. Without {@code cascade} it must be empty (409 code 3); with it, child
-   * namespaces go and its tables are deregistered. Returns the dropped namespace's properties, or
-   * {@code null} when it did not exist and {@code skipMissing} was asked for.
-   */
-  public Future<JsonObject> dropNamespace(
-      SqlClient db, Tenant tenant, List<String> namespace, boolean cascade, boolean skipMissing) {
-    if (namespace.isEmpty()) {
-      return Future.failedFuture(ApiException.invalidInput("the root namespace cannot be dropped"));
-    }
-    Tuple key = key(tenant, namespace);
-    return describeNamespace(db, tenant, namespace)
-        .recover(missing -> skipMissing && isCode(missing, ErrorCode.NAMESPACE_NOT_FOUND)
-            ? Future.succeededFuture(null) : Future.failedFuture(missing))
-        .compose(properties -> {
-          if (properties == null) {
-            return Future.succeededFuture(null);
-          }
-          Future<Void> emptied = cascade
-              ? db.preparedQuery(DEREGISTER_TABLES_UNDER).execute(key).mapEmpty()
-              : hasChildren(db, tenant, namespace).compose(busy -> busy
-                  ? Future.failedFuture(new ApiException(ErrorCode.NAMESPACE_NOT_EMPTY, "namespace "
-                      + ObjectId.display(namespace) + " is not empty; use behavior Cascade to drop its contents"))
-                  : Future.succeededFuture());
-          return emptied.compose(done -> db.preparedQuery(DELETE_NAMESPACES_UNDER).execute(key))
-              .map(properties);
-        });
-  }
-
-  private static boolean isCode(Throwable error, ErrorCode code) {
-    return error instanceof ApiException api && api.errorCode() == code;
-  }
-
-  /** Names of the child namespaces after {@code after}, at most {@code limit + 1} of them. */
-  public Future<List<String>> listNamespaces(
-      SqlClient db, Tenant tenant, List<String> parent, String after, int limit) {
-    return describeNamespace(db, tenant, parent)
-        .compose(exists -> db.preparedQuery(LIST_CHILD_NAMESPACES)
-            .execute(key(tenant, parent).addString(after == null ? "" : after).addInteger(limit + 1)))
-        .map(CatalogRepository::names);
-  }
-
   public Future<List<String>> listTables(
       SqlClient db, Tenant tenant, List<String> namespace, String after, int limit) {
-    return describeNamespace(db, tenant, namespace)
-        .compose(exists -> db.preparedQuery(LIST_TABLES)
-            .execute(key(tenant, namespace).addString(after == null ? "" : after).addInteger(limit + 1)))
+    return namespaces
+        .describeNamespace(db, tenant, namespace)
+        .compose(
+            exists ->
+                db.preparedQuery(LIST_TABLES)
+                    .execute(
+                        key(tenant, namespace)
+                            .addString(after == null ? "" : after)
+                            .addInteger(limit + 1)))
         .map(CatalogRepository::names);
   }
 
   /** Ids of every live table of the tenant after {@code after}, at most {@code limit + 1}. */
-  public Future<List<List<String>>> listAllTables(SqlClient db, Tenant tenant, List<String> after, int limit) {
+  public Future<List<List<String>>> listAllTables(
+      SqlClient db, Tenant tenant, List<String> after, int limit) {
     List<String> cursorNamespace = after == null ? List.of() : namespaceOf(after);
     String cursorName = after == null ? "" : nameOf(after);
     return db.preparedQuery(LIST_ALL_TABLES)
         .execute(key(tenant, cursorNamespace).addString(cursorName).addInteger(limit + 1))
-        .map(rows -> {
-          List<List<String>> ids = new ArrayList<>(rows.size());
-          for (Row row : rows) {
-            List<String> id = new ArrayList<>(List.of(row.getArrayOfStrings(0)));
-            id.add(row.getString(1));
-            ids.add(id);
-          }
-          return ids;
-        });
+        .map(
+            rows -> {
+              List<List<String>> ids = new ArrayList<>(rows.size());
+              for (Row row : rows) {
+                List<String> id = new ArrayList<>(List.of(row.getArrayOfStrings(0)));
+                id.add(row.getString(1));
+                ids.add(id);
+              }
+              return ids;
+            });
   }
 
   private static List<String> names(RowSet<Row> rows) {
@@ -209,28 +116,46 @@ public final class CatalogRepository {
   }
 
   /** Creates the table entry; 404 code 1 when its namespace is missing, 409 code 5 when taken. */
-  public Future<TableRecord> createTable(SqlClient db,
-      Tenant tenant, List<String> tableId, String location, Map<String, String> properties) {
+  public Future<TableRecord> createTable(
+      SqlClient db,
+      Tenant tenant,
+      List<String> tableId,
+      String location,
+      Map<String, String> properties) {
     requireTableId(tableId);
     List<String> namespace = namespaceOf(tableId);
     return db.preparedQuery(INSERT_TABLE)
-        .execute(key(tenant, namespace).addString(nameOf(tableId)).addString(location).addValue(json(properties)))
-        .compose(rows -> {
-          if (rows.size() > 0) {
-            return Future.succeededFuture(table(rows.iterator().next()));
-          }
-          return describeNamespace(db, tenant, namespace).compose(exists -> Future.failedFuture(
-              new ApiException(ErrorCode.TABLE_ALREADY_EXISTS,
-                  "table " + ObjectId.display(tableId) + " already exists")));
-        });
+        .execute(
+            key(tenant, namespace)
+                .addString(nameOf(tableId))
+                .addString(location)
+                .addValue(json(properties)))
+        .compose(
+            rows -> {
+              if (rows.size() > 0) {
+                return Future.succeededFuture(table(rows.iterator().next()));
+              }
+              return namespaces
+                  .describeNamespace(db, tenant, namespace)
+                  .compose(
+                      exists ->
+                          Future.failedFuture(
+                              new ApiException(
+                                  ErrorCode.TABLE_ALREADY_EXISTS,
+                                  "table " + ObjectId.display(tableId) + " already exists")));
+            });
   }
 
   /**
    * Replaces a registration: the current table of that name, if any, is deregistered and a new one
    * created. {@code tx} must be a connection inside a transaction.
    */
-  public Future<TableRecord> replaceTable(SqlClient tx,
-      Tenant tenant, List<String> tableId, String location, Map<String, String> properties) {
+  public Future<TableRecord> replaceTable(
+      SqlClient tx,
+      Tenant tenant,
+      List<String> tableId,
+      String location,
+      Map<String, String> properties) {
     requireTableId(tableId);
     return tx.preparedQuery(DEREGISTER_TABLE)
         .execute(key(tenant, namespaceOf(tableId)).addString(nameOf(tableId)))
@@ -242,15 +167,23 @@ public final class CatalogRepository {
     requireTableId(tableId);
     return db.preparedQuery(FIND_TABLE)
         .execute(key(tenant, namespaceOf(tableId)).addString(nameOf(tableId)))
-        .compose(rows -> rows.size() > 0
-            ? Future.succeededFuture(table(rows.iterator().next()))
-            : tableNotFound(db, tenant, tableId));
+        .compose(
+            rows ->
+                rows.size() > 0
+                    ? Future.succeededFuture(table(rows.iterator().next()))
+                    : tableNotFound(db, tenant, tableId));
   }
 
   /** Fails with 404 code 1 when the table's namespace is missing, else with 404 code 4. */
   public <T> Future<T> tableNotFound(SqlClient db, Tenant tenant, List<String> tableId) {
-    return describeNamespace(db, tenant, namespaceOf(tableId)).compose(exists -> Future.failedFuture(
-        new ApiException(ErrorCode.TABLE_NOT_FOUND, "table " + ObjectId.display(tableId) + " not found")));
+    return namespaces
+        .describeNamespace(db, tenant, namespaceOf(tableId))
+        .compose(
+            exists ->
+                Future.failedFuture(
+                    new ApiException(
+                        ErrorCode.TABLE_NOT_FOUND,
+                        "table " + ObjectId.display(tableId) + " not found")));
   }
 
   /** Hides the table and its versions from every operation; the rows stay for an operator. */
@@ -258,18 +191,22 @@ public final class CatalogRepository {
     requireTableId(tableId);
     return db.preparedQuery(DEREGISTER_TABLE)
         .execute(key(tenant, namespaceOf(tableId)).addString(nameOf(tableId)))
-        .compose(rows -> rows.size() > 0
-            ? Future.succeededFuture(table(rows.iterator().next()))
-            : tableNotFound(db, tenant, tableId));
+        .compose(
+            rows ->
+                rows.size() > 0
+                    ? Future.succeededFuture(table(rows.iterator().next()))
+                    : tableNotFound(db, tenant, tableId));
   }
 
   public Future<Long> latestVersion(SqlClient db, Tenant tenant, long tableId, String branch) {
-    return db.preparedQuery(LATEST_VERSION).execute(Tuple.of(tenant.id(), tableId, branch))
+    return db.preparedQuery(LATEST_VERSION)
+        .execute(Tuple.of(tenant.id(), tableId, branch))
         .map(rows -> rows.iterator().next().getLong(0));
   }
 
   private static TableRecord table(Row row) {
-    return new TableRecord(row.getLong("id"), row.getString("location"), row.getJsonObject("properties"));
+    return new TableRecord(
+        row.getLong("id"), row.getString("location"), row.getJsonObject("properties"));
   }
 
   public static void requireTableId(List<String> tableId) {
@@ -284,9 +221,5 @@ public final class CatalogRepository {
 
   public static String nameOf(List<String> tableId) {
     return tableId.get(tableId.size() - 1);
-  }
-
-  static ApiException namespaceNotFound(List<String> namespace) {
-    return new ApiException(ErrorCode.NAMESPACE_NOT_FOUND, "namespace " + ObjectId.display(namespace) + " not found");
   }
 }

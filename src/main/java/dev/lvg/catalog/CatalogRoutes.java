@@ -2,6 +2,7 @@ package dev.lvg.catalog;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lvg.auth.Authentication;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Body;
 import dev.lvg.http.Json;
@@ -10,14 +11,10 @@ import dev.lvg.http.Operations;
 import dev.lvg.http.Paging;
 import dev.lvg.http.Requests;
 import dev.lvg.tenancy.Tenant;
-import dev.lvg.version.BranchRepository;
-import dev.lvg.version.NewVersion;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
-import io.vertx.sqlclient.SqlClient;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -26,16 +23,19 @@ import java.util.Map;
 public final class CatalogRoutes {
   private final Pool pool;
   private final CatalogRepository catalog;
+  private final NamespaceRepository namespaces;
   private final BranchRepository branches;
   private final Locations locations;
+  private final CatalogService service;
   private final Paging paging;
 
-  public CatalogRoutes(Pool pool, CatalogRepository catalog, BranchRepository branches, Locations locations,
-      Paging paging) {
+  public CatalogRoutes(Pool pool, CatalogService service, Paging paging) {
     this.pool = pool;
-    this.catalog = catalog;
-    this.branches = branches;
-    this.locations = locations;
+    this.catalog = service.repository();
+    this.namespaces = catalog.namespaces();
+    this.branches = service.branches();
+    this.locations = service.locations();
+    this.service = service;
     this.paging = paging;
   }
 
@@ -57,27 +57,30 @@ public final class CatalogRoutes {
   private Future<ObjectNode> createNamespace(RoutingContext ctx) {
     Body body = Requests.body(ctx);
     List<String> id = ObjectId.fromRequest(ctx, body);
-    CatalogRepository.CreateMode mode = namespaceMode(body.optionalString("mode"));
+    NamespaceRepository.CreateMode mode = namespaceMode(body.optionalString("mode"));
     Map<String, String> properties = body.optionalStringMap("properties");
     for (String part : id) {
       if (part.endsWith(Locations.TABLE_SUFFIX)) {
-        throw ApiException.invalidInput("a namespace name must not end with " + Locations.TABLE_SUFFIX);
+        throw ApiException.invalidInput(
+            "a namespace name must not end with " + Locations.TABLE_SUFFIX);
       }
     }
-    return catalog.createNamespace(pool, Requests.tenant(ctx), id, mode, properties)
-        .map(stored -> withProperties(Json.object(), stored));
+    return namespaces
+        .createNamespace(pool, Authentication.tenant(ctx), id, mode, properties)
+        .map(stored -> CatalogService.withProperties(Json.object(), stored));
   }
 
-  private static CatalogRepository.CreateMode namespaceMode(String mode) {
+  private static NamespaceRepository.CreateMode namespaceMode(String mode) {
     if (mode == null) {
-      return CatalogRepository.CreateMode.CREATE;
+      return NamespaceRepository.CreateMode.CREATE;
     }
     return switch (normalizeMode(mode)) {
-      case "create" -> CatalogRepository.CreateMode.CREATE;
-      case "existok" -> CatalogRepository.CreateMode.EXIST_OK;
-      case "overwrite" -> CatalogRepository.CreateMode.OVERWRITE;
-      default -> throw ApiException.invalidInput(
-          "'mode' must be Create, ExistOk or Overwrite, got '" + mode + "'");
+      case "create" -> NamespaceRepository.CreateMode.CREATE;
+      case "existok" -> NamespaceRepository.CreateMode.EXIST_OK;
+      case "overwrite" -> NamespaceRepository.CreateMode.OVERWRITE;
+      default ->
+          throw ApiException.invalidInput(
+              "'mode' must be Create, ExistOk or Overwrite, got '" + mode + "'");
     };
   }
 
@@ -89,7 +92,8 @@ public final class CatalogRoutes {
     List<String> parent = ObjectId.parse(ctx.pathParam("id"), ObjectId.delimiter(ctx));
     int limit = paging.limit(ctx);
     String after = Paging.decode(ctx.queryParams().get("page_token"));
-    return catalog.listNamespaces(pool, Requests.tenant(ctx), parent, after, limit)
+    return namespaces
+        .listNamespaces(pool, Authentication.tenant(ctx), parent, after, limit)
         .map(names -> page("namespaces", names, limit));
   }
 
@@ -98,7 +102,8 @@ public final class CatalogRoutes {
     Requests.queryBoolean(ctx, "include_declared");
     int limit = paging.limit(ctx);
     String after = Paging.decode(ctx.queryParams().get("page_token"));
-    return catalog.listTables(pool, Requests.tenant(ctx), namespace, after, limit)
+    return catalog
+        .listTables(pool, Authentication.tenant(ctx), namespace, after, limit)
         .map(names -> page("tables", names, limit));
   }
 
@@ -115,44 +120,44 @@ public final class CatalogRoutes {
 
   private Future<ObjectNode> describeNamespace(RoutingContext ctx) {
     List<String> id = ObjectId.fromRequest(ctx, Requests.body(ctx));
-    return catalog.describeNamespace(pool, Requests.tenant(ctx), id)
-        .map(properties -> withProperties(Json.object(), properties));
+    return namespaces
+        .describeNamespace(pool, Authentication.tenant(ctx), id)
+        .map(properties -> CatalogService.withProperties(Json.object(), properties));
   }
 
   private Future<?> namespaceExists(RoutingContext ctx) {
     List<String> id = ObjectId.fromRequest(ctx, Requests.body(ctx));
-    return catalog.describeNamespace(pool, Requests.tenant(ctx), id);
+    return namespaces.describeNamespace(pool, Authentication.tenant(ctx), id);
   }
 
   private Future<ObjectNode> declareTable(RoutingContext ctx) {
     Body body = Requests.body(ctx);
-    return declare(pool, Requests.tenant(ctx), tableId(ctx, body), body);
-  }
-
-  /** One {@code DeclareTable}, alone or as part of a batch. */
-  public Future<ObjectNode> declare(SqlClient db, Tenant tenant, List<String> id, Body body) {
-    String location = location(tenant, id, body.optionalString("location"));
-    body.optionalBoolean("vend_credentials");
-    Map<String, String> properties = body.optionalStringMap("properties");
-    return catalog.createTable(db, tenant, id, location, properties).map(this::tableAccess);
+    return service.declare(pool, Authentication.tenant(ctx), tableId(ctx, body), body);
   }
 
   private Future<ObjectNode> registerTable(RoutingContext ctx) {
     Body body = Requests.requiredBody(ctx);
     List<String> id = tableId(ctx, body);
-    Tenant tenant = Requests.tenant(ctx);
+    Tenant tenant = Authentication.tenant(ctx);
     String given = body.requiredNonEmptyString("location");
     String location = locations.clientLocation(tenant, given);
     Map<String, String> properties = body.optionalStringMap("properties");
     String mode = body.optionalString("mode");
     String normalized = mode == null ? "create" : normalizeMode(mode);
-    Future<TableRecord> registered = switch (normalized) {
-      case "create" -> catalog.createTable(pool, tenant, id, location, properties);
-      case "overwrite" -> pool.withTransaction(tx -> catalog.replaceTable(tx, tenant, id, location, properties));
-      default -> throw ApiException.invalidInput("'mode' must be Create or Overwrite, got '" + mode + "'");
-    };
-    return registered.map(table -> withProperties(Json.object().put("location", table.location()),
-        table.properties()));
+    Future<TableRecord> registered =
+        switch (normalized) {
+          case "create" -> catalog.createTable(pool, tenant, id, location, properties);
+          case "overwrite" ->
+              pool.withTransaction(
+                  tx -> catalog.replaceTable(tx, tenant, id, location, properties));
+          default ->
+              throw ApiException.invalidInput(
+                  "'mode' must be Create or Overwrite, got '" + mode + "'");
+        };
+    return registered.map(
+        table ->
+            CatalogService.withProperties(
+                Json.object().put("location", table.location()), table.properties()));
   }
 
   private Future<ObjectNode> describeTable(RoutingContext ctx) {
@@ -161,30 +166,37 @@ public final class CatalogRoutes {
     boolean withUri = flag(ctx, body, "with_table_uri");
     boolean checkDeclared = flag(ctx, body, "check_declared");
     body.optionalNonNegativeLong("version");
-    String branch = NewVersion.branch(body);
-    Tenant tenant = Requests.tenant(ctx);
-    return branches.requireBranch(pool, tenant, id, branch).compose(table ->
-        catalog.latestVersion(pool, tenant, table.id(), branch).map(latest -> {
-          ObjectNode result = tableAccess(table).put("table", CatalogRepository.nameOf(id));
-          ArrayNode namespace = result.putArray("namespace");
-          CatalogRepository.namespaceOf(id).forEach(namespace::add);
-          if (latest != null) {
-            result.put("version", latest);
-          }
-          if (withUri) {
-            result.put("table_uri", table.location());
-          }
-          if (checkDeclared) {
-            result.put("is_only_declared", latest == null);
-          }
-          return result;
-        }));
+    String branch = Branches.fromBody(body);
+    Tenant tenant = Authentication.tenant(ctx);
+    return branches
+        .requireBranch(pool, tenant, id, branch)
+        .compose(
+            table ->
+                catalog
+                    .latestVersion(pool, tenant, table.id(), branch)
+                    .map(
+                        latest -> {
+                          ObjectNode result =
+                              service.tableAccess(table).put("table", CatalogRepository.nameOf(id));
+                          ArrayNode namespace = result.putArray("namespace");
+                          CatalogRepository.namespaceOf(id).forEach(namespace::add);
+                          if (latest != null) {
+                            result.put("version", latest);
+                          }
+                          if (withUri) {
+                            result.put("table_uri", table.location());
+                          }
+                          if (checkDeclared) {
+                            result.put("is_only_declared", latest == null);
+                          }
+                          return result;
+                        }));
   }
 
   private Future<?> tableExists(RoutingContext ctx) {
     Body body = Requests.body(ctx);
     body.optionalNonNegativeLong("version");
-    return catalog.findTable(pool, Requests.tenant(ctx), tableId(ctx, body));
+    return catalog.findTable(pool, Authentication.tenant(ctx), tableId(ctx, body));
   }
 
   private Future<ObjectNode> dropNamespace(RoutingContext ctx) {
@@ -192,18 +204,31 @@ public final class CatalogRoutes {
     List<String> id = ObjectId.fromRequest(ctx, body);
     String mode = body.optionalString("mode");
     String behavior = body.optionalString("behavior");
-    boolean skipMissing = switch (mode == null ? "fail" : normalizeMode(mode)) {
-      case "fail" -> false;
-      case "skip" -> true;
-      default -> throw ApiException.invalidInput("'mode' must be Fail or Skip, got '" + mode + "'");
-    };
-    boolean cascade = switch (behavior == null ? "restrict" : normalizeMode(behavior)) {
-      case "restrict" -> false;
-      case "cascade" -> true;
-      default -> throw ApiException.invalidInput("'behavior' must be Restrict or Cascade, got '" + behavior + "'");
-    };
-    return pool.withTransaction(tx -> catalog.dropNamespace(tx, Requests.tenant(ctx), id, cascade, skipMissing))
-        .map(properties -> properties == null ? Json.object() : withProperties(Json.object(), properties));
+    boolean skipMissing =
+        switch (mode == null ? "fail" : normalizeMode(mode)) {
+          case "fail" -> false;
+          case "skip" -> true;
+          default ->
+              throw ApiException.invalidInput("'mode' must be Fail or Skip, got '" + mode + "'");
+        };
+    boolean cascade =
+        switch (behavior == null ? "restrict" : normalizeMode(behavior)) {
+          case "restrict" -> false;
+          case "cascade" -> true;
+          default ->
+              throw ApiException.invalidInput(
+                  "'behavior' must be Restrict or Cascade, got '" + behavior + "'");
+        };
+    return pool.withTransaction(
+            tx ->
+                catalog
+                    .namespaces()
+                    .dropNamespace(tx, Authentication.tenant(ctx), id, cascade, skipMissing))
+        .map(
+            properties ->
+                properties == null
+                    ? Json.object()
+                    : CatalogService.withProperties(Json.object(), properties));
   }
 
   private Future<ObjectNode> listAllTables(RoutingContext ctx) {
@@ -212,30 +237,22 @@ public final class CatalogRoutes {
     int limit = paging.limit(ctx);
     String token = Paging.decode(ctx.queryParams().get("page_token"));
     List<String> after = token == null ? null : Paging.decodeId(token);
-    return catalog.listAllTables(pool, Requests.tenant(ctx), after, limit).map(ids -> {
-      ObjectNode result = Json.object();
-      ArrayNode tables = result.putArray("tables");
-      ids.stream().limit(limit).forEach(id -> tables.add(String.join(delimiter, id)));
-      if (ids.size() > limit) {
-        result.put("page_token", Paging.encode(Paging.encodeId(ids.get(limit - 1))));
-      }
-      return result;
-    });
+    return catalog
+        .listAllTables(pool, Authentication.tenant(ctx), after, limit)
+        .map(
+            ids -> {
+              ObjectNode result = Json.object();
+              ArrayNode tables = result.putArray("tables");
+              ids.stream().limit(limit).forEach(id -> tables.add(String.join(delimiter, id)));
+              if (ids.size() > limit) {
+                result.put("page_token", Paging.encode(Paging.encodeId(ids.get(limit - 1))));
+              }
+              return result;
+            });
   }
 
   private Future<ObjectNode> deregisterTable(RoutingContext ctx) {
-    return deregister(pool, Requests.tenant(ctx), tableId(ctx, Requests.body(ctx)));
-  }
-
-  /** One {@code DeregisterTable}, alone or as part of a batch. */
-  public Future<ObjectNode> deregister(SqlClient db, Tenant tenant, List<String> id) {
-    return catalog.deregisterTable(db, tenant, id).map(table -> {
-      ObjectNode result = Json.object();
-      ArrayNode ids = result.putArray("id");
-      id.forEach(ids::add);
-      result.put("location", table.location());
-      return withProperties(result, table.properties());
-    });
+    return service.deregister(pool, Authentication.tenant(ctx), tableId(ctx, Requests.body(ctx)));
   }
 
   private static List<String> tableId(RoutingContext ctx, Body body) {
@@ -244,34 +261,9 @@ public final class CatalogRoutes {
     return id;
   }
 
-  private String location(Tenant tenant, List<String> id, String given) {
-    return given == null
-        ? locations.defaultTableLocation(tenant, CatalogRepository.namespaceOf(id), CatalogRepository.nameOf(id))
-        : locations.clientLocation(tenant, given);
-  }
-
-  /** What a writer needs to reach the table and to know the gateway commits its versions. */
-  private ObjectNode tableAccess(TableRecord table) {
-    ObjectNode result = Json.object().put("location", table.location());
-    ObjectNode options = result.putObject("storage_options");
-    locations.storageOptions(table.location()).forEach(options::put);
-    result.put("managed_versioning", true);
-    return withProperties(result, table.properties());
-  }
-
   private static boolean flag(RoutingContext ctx, Body body, String name) {
     Boolean query = Requests.queryBoolean(ctx, name);
     Boolean inBody = body.optionalBoolean(name);
     return Boolean.TRUE.equals(query) || Boolean.TRUE.equals(inBody);
-  }
-
-  private static ObjectNode withProperties(ObjectNode target, JsonObject properties) {
-    ObjectNode node = target.putObject("properties");
-    if (properties != null) {
-      for (Map.Entry<String, Object> entry : properties) {
-        node.put(entry.getKey(), String.valueOf(entry.getValue()));
-      }
-    }
-    return target;
   }
 }

@@ -1,13 +1,15 @@
 package dev.lvg.config;
 
+import dev.lvg.storage.S3Settings;
+import dev.lvg.storage.StorageRoot;
 import java.io.IOException;
 import java.io.Reader;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 
 /**
  * Every setting of the gateway, read once at start-up from {@code conf/gateway.properties} (or the
@@ -23,7 +25,7 @@ public record GatewayConfig(
     int dbPoolSize,
     int dbQueueSize,
     Path dataDir,
-    String storageRoot,
+    StorageRoot storageRoot,
     String bootstrapTenant,
     String bootstrapApiKey,
     long maxBodyBytes,
@@ -34,7 +36,9 @@ public record GatewayConfig(
     S3Settings s3,
     int tenantRate,
     int tenantBurst,
-    OAuth2Settings oauth2) {
+    OAuth2Settings oauth2,
+    int commitBatchSize,
+    int commitBatchesInFlight) {
 
   /**
    * Bearer tokens (JWTs) validated locally against the issuer's JWKS; {@code jwksUrl} null means
@@ -47,27 +51,27 @@ public record GatewayConfig(
   }
 
   /** Secrets that may come only from the environment, never from a file. */
-  static final java.util.Set<String> SECRETS = java.util.Set.of("LVG_BOOTSTRAP_API_KEY", "LVG_S3_SECRET_ACCESS_KEY");
-
-  /**
-   * How to reach an S3-compatible storage root: for the gateway's own client and, as
-   * {@code storage_options}, for the writers. Without an access key the gateway uses the AWS default
-   * credentials chain and hands writers no credentials.
-   */
-  public record S3Settings(String endpoint, String region, boolean pathStyle, String accessKeyId,
-      String secretAccessKey) {
-    @Override
-    public String toString() {
-      return "S3Settings[endpoint=" + endpoint + ", region=" + region + ", pathStyle=" + pathStyle
-          + ", accessKeyId=" + accessKeyId + ", secretAccessKey=" + (secretAccessKey == null ? null : "***") + "]";
-    }
-  }
+  static final Set<String> SECRETS = Set.of("LVG_BOOTSTRAP_API_KEY", "LVG_S3_SECRET_ACCESS_KEY");
 
   @Override
   public String toString() {
-    return "GatewayConfig[host=" + host + ", port=" + port + ", managementPort=" + managementPort
-        + ", db=" + (dbUrl == null ? "embedded" : "external") + ", dataDir=" + dataDir + ", storageRoot=" + storageRoot
-        + ", finalizeManifests=" + finalizeManifests + ", s3=" + s3 + "]";
+    return "GatewayConfig[host="
+        + host
+        + ", port="
+        + port
+        + ", managementPort="
+        + managementPort
+        + ", db="
+        + (dbUrl == null ? "embedded" : "external")
+        + ", dataDir="
+        + dataDir
+        + ", storageRoot="
+        + storageRoot.uri()
+        + ", finalizeManifests="
+        + finalizeManifests
+        + ", s3="
+        + s3
+        + "]";
   }
 
   public static final String CONFIG_FILE_VARIABLE = "LVG_CONFIG";
@@ -88,11 +92,12 @@ public record GatewayConfig(
     } else if (file != null && !file.isBlank()) {
       throw new ConfigException(CONFIG_FILE_VARIABLE + ": no such file " + path);
     }
-    environment.forEach((key, value) -> {
-      if (key.startsWith("LVG_")) {
-        settings.put(key, value);
-      }
-    });
+    environment.forEach(
+        (key, value) -> {
+          if (key.startsWith("LVG_")) {
+            settings.put(key, value);
+          }
+        });
     return fromSettings(settings);
   }
 
@@ -100,16 +105,24 @@ public record GatewayConfig(
   public static GatewayConfig fromSettings(Map<String, String> settings) {
     Settings s = new Settings(settings);
     Path dataDir = Path.of(s.string("LVG_DATA_DIR", "./data")).toAbsolutePath().normalize();
-    String storageRoot = s.string("LVG_STORAGE_ROOT", "file://" + dataDir.resolve("tables"));
-    validateStorageRoot(storageRoot);
+    StorageRoot storageRoot;
+    try {
+      storageRoot =
+          StorageRoot.parse(s.string("LVG_STORAGE_ROOT", "file://" + dataDir.resolve("tables")));
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException("LVG_STORAGE_ROOT " + e.getMessage());
+    }
     String dbUrl = s.string("LVG_DB_URL", "");
-    if (!dbUrl.isEmpty() && !dbUrl.startsWith("postgresql://") && !dbUrl.startsWith("postgres://")) {
+    if (!dbUrl.isEmpty()
+        && !dbUrl.startsWith("postgresql://")
+        && !dbUrl.startsWith("postgres://")) {
       throw new ConfigException("LVG_DB_URL must look like postgresql://user:pass@host:port/db");
     }
     String tenant = s.string("LVG_BOOTSTRAP_TENANT", "");
     String apiKey = s.string("LVG_BOOTSTRAP_API_KEY", "");
     if (tenant.isEmpty() != apiKey.isEmpty()) {
-      throw new ConfigException("LVG_BOOTSTRAP_TENANT and LVG_BOOTSTRAP_API_KEY must be set together");
+      throw new ConfigException(
+          "LVG_BOOTSTRAP_TENANT and LVG_BOOTSTRAP_API_KEY must be set together");
     }
     int listDefault = s.integer("LVG_LIST_DEFAULT_LIMIT", 100, 1, 100_000);
     int listMax = s.integer("LVG_LIST_MAX_LIMIT", 1000, 1, 100_000);
@@ -119,7 +132,8 @@ public record GatewayConfig(
     int tenantRate = s.integer("LVG_TENANT_RATE", 0, 0, 10_000_000);
     String manifestMode = s.string("LVG_MANIFEST_MODE", "finalize");
     if (!manifestMode.equals("finalize") && !manifestMode.equals("record")) {
-      throw new ConfigException("LVG_MANIFEST_MODE must be finalize or record, got '" + manifestMode + "'");
+      throw new ConfigException(
+          "LVG_MANIFEST_MODE must be finalize or record, got '" + manifestMode + "'");
     }
     return new GatewayConfig(
         s.string("LVG_HOST", "0.0.0.0"),
@@ -130,7 +144,7 @@ public record GatewayConfig(
         s.integer("LVG_DB_POOL_SIZE", 16, 1, 1000),
         s.integer("LVG_DB_QUEUE_SIZE", 4096, 1, 1_000_000),
         dataDir,
-        stripTrailingSlash(storageRoot),
+        storageRoot,
         tenant.isEmpty() ? null : tenant,
         apiKey.isEmpty() ? null : apiKey,
         s.integer("LVG_MAX_BODY_BYTES", 1_048_576, 1024, 64 * 1_048_576),
@@ -150,47 +164,13 @@ public record GatewayConfig(
             emptyToNull(s.string("LVG_OAUTH2_JWKS_URL", "")),
             emptyToNull(s.string("LVG_OAUTH2_ISSUER", "")),
             s.string("LVG_OAUTH2_AUDIENCE", "lance-version-gateway"),
-            s.string("LVG_OAUTH2_TENANT_CLAIM", "tenant")));
+            s.string("LVG_OAUTH2_TENANT_CLAIM", "tenant")),
+        s.integer("LVG_COMMIT_BATCH_SIZE", 64, 1, 1000),
+        s.integer("LVG_COMMIT_BATCHES_IN_FLIGHT", 2, 1, 256));
   }
 
   private static String emptyToNull(String value) {
     return value.isEmpty() ? null : value;
-  }
-
-  /** The bucket of an {@code s3://} storage root, or {@code null} for another scheme. */
-  public String s3Bucket() {
-    if (!storageRoot.startsWith("s3://")) {
-      return null;
-    }
-    String rest = storageRoot.substring("s3://".length());
-    int slash = rest.indexOf('/');
-    return slash < 0 ? rest : rest.substring(0, slash);
-  }
-
-  private static void validateStorageRoot(String root) {
-    URI uri;
-    try {
-      uri = URI.create(root);
-    } catch (IllegalArgumentException e) {
-      throw new ConfigException("LVG_STORAGE_ROOT is not a URI: " + root);
-    }
-    if (uri.getScheme() == null) {
-      throw new ConfigException("LVG_STORAGE_ROOT needs a scheme such as file:// or s3://: " + root);
-    }
-    if ("file".equals(uri.getScheme()) && (uri.getPath() == null || !uri.getPath().startsWith("/"))) {
-      throw new ConfigException("LVG_STORAGE_ROOT file:// root must be an absolute path: " + root);
-    }
-    if ("s3".equals(uri.getScheme()) && (uri.getHost() == null || uri.getHost().isEmpty())) {
-      throw new ConfigException("LVG_STORAGE_ROOT s3:// root must name a bucket: " + root);
-    }
-  }
-
-  private static String stripTrailingSlash(String value) {
-    String result = value;
-    while (result.endsWith("/") && !result.endsWith("://")) {
-      result = result.substring(0, result.length() - 1);
-    }
-    return result;
   }
 
   private static Map<String, String> readProperties(Path path) {
@@ -206,7 +186,8 @@ public record GatewayConfig(
         throw new ConfigException(path + ": unknown key " + name + " (every key starts with LVG_)");
       }
       if (SECRETS.contains(name) && !properties.getProperty(name).isBlank()) {
-        throw new ConfigException(path + ": " + name + " is a secret; set it in the environment, not in a file");
+        throw new ConfigException(
+            path + ": " + name + " is a secret; set it in the environment, not in a file");
       }
       result.put(name, properties.getProperty(name).trim());
     }
@@ -227,7 +208,8 @@ public record GatewayConfig(
       try {
         int parsed = Integer.parseInt(value.trim());
         if (parsed < min || parsed > max) {
-          throw new ConfigException(key + " must be between " + min + " and " + max + ", got " + value);
+          throw new ConfigException(
+              key + " must be between " + min + " and " + max + ", got " + value);
         }
         return parsed;
       } catch (NumberFormatException e) {

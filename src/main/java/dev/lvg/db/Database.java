@@ -13,16 +13,19 @@ import io.vertx.sqlclient.PoolOptions;
 public final class Database {
   private Database() {}
 
-  public static Pool pool(Vertx vertx, String url, String name, int maxSize, int queueSize, int eventLoops) {
-    PgConnectOptions connect = PgConnectOptions.fromUri(url)
-        .setCachePreparedStatements(true)
-        .setPreparedStatementCacheMaxSize(256);
-    PoolOptions options = new PoolOptions()
-        .setShared(true)
-        .setName(name)
-        .setMaxSize(maxSize)
-        .setMaxWaitQueueSize(queueSize)
-        .setEventLoopSize(eventLoops);
+  public static Pool pool(
+      Vertx vertx, String url, String name, int maxSize, int queueSize, int eventLoops) {
+    PgConnectOptions connect =
+        PgConnectOptions.fromUri(url)
+            .setCachePreparedStatements(true)
+            .setPreparedStatementCacheMaxSize(256);
+    PoolOptions options =
+        new PoolOptions()
+            .setShared(true)
+            .setName(name)
+            .setMaxSize(maxSize)
+            .setMaxWaitQueueSize(queueSize)
+            .setEventLoopSize(eventLoops);
     return PgBuilder.pool().with(options).connectingTo(connect).using(vertx).build();
   }
 }

@@ -27,18 +27,23 @@ public final class EmbeddedDatabase implements AutoCloseable {
     Path pgData = dataDir.resolve("postgres");
     try {
       Files.createDirectories(pgData);
-      EmbeddedPostgres postgres = EmbeddedPostgres.builder()
-          .setDataDirectory(pgData)
-          .setCleanDataDirectory(false)
-          .setServerConfig("listen_addresses", "127.0.0.1")
-          .setServerConfig("max_connections", "200")
-          .setServerConfig("synchronous_commit", "on")
-          .setOutputRedirector(ProcessBuilder.Redirect.DISCARD)
-          .start();
-      LOG.info("embedded PostgreSQL listening on 127.0.0.1:{} with data in {}", postgres.getPort(), pgData);
+      EmbeddedPostgres postgres =
+          EmbeddedPostgres.builder()
+              .setDataDirectory(pgData)
+              .setCleanDataDirectory(false)
+              .setServerConfig("listen_addresses", "127.0.0.1")
+              .setServerConfig("max_connections", "200")
+              .setServerConfig("synchronous_commit", "on")
+              .setOutputRedirector(ProcessBuilder.Redirect.DISCARD)
+              .start();
+      LOG.info(
+          "embedded PostgreSQL listening on 127.0.0.1:{} with data in {}",
+          postgres.getPort(),
+          pgData);
       return new EmbeddedDatabase(postgres);
     } catch (IOException e) {
-      throw new IllegalStateException("cannot start embedded PostgreSQL in " + pgData + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot start embedded PostgreSQL in " + pgData + ": " + e.getMessage(), e);
     }
   }
 

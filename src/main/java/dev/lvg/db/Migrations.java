@@ -21,27 +21,37 @@ import org.slf4j.LoggerFactory;
  */
 public final class Migrations {
   private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
+
   /** Files in the order they apply; a new file is appended, an applied file never changes. */
-  static final List<String> FILES = List.of(
-      "V001__schema.sql", "V002__branches_and_soft_deregister.sql", "V003__pending_versions.sql",
-      "V004__one_chain_start.sql");
+  static final List<String> FILES =
+      List.of(
+          "V001__schema.sql",
+          "V002__branches_and_soft_deregister.sql",
+          "V003__pending_versions.sql",
+          "V004__one_chain_start.sql",
+          "V005__slots_held_by_transactions.sql");
+
   private static final long LOCK_KEY = 0x4c56475f4d4947L;
 
   private static final String LOCK = "SELECT pg_advisory_xact_lock($1)";
-  private static final String CREATE_HISTORY = """
+  private static final String CREATE_HISTORY =
+      """
       CREATE TABLE IF NOT EXISTS schema_migrations (
         version    INT PRIMARY KEY,
         name       TEXT NOT NULL,
         applied_at TIMESTAMPTZ NOT NULL DEFAULT now())""";
   private static final String APPLIED = "SELECT version FROM schema_migrations";
-  private static final String RECORD = "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)";
+  private static final String RECORD =
+      "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)";
 
   private Migrations() {}
 
   /** One numbered SQL file. */
   public record Migration(int version, String name, String sql) {}
 
-  /** Reads every migration from the classpath; blocking, so it runs before the event loops start. */
+  /**
+   * Reads every migration from the classpath; blocking, so it runs before the event loops start.
+   */
   public static List<Migration> load() {
     List<Migration> result = new ArrayList<>();
     for (String file : FILES) {
@@ -55,28 +65,35 @@ public final class Migrations {
   }
 
   public static Future<Integer> apply(Pool pool, List<Migration> migrations) {
-    return pool.withTransaction(conn -> conn.preparedQuery(LOCK).execute(Tuple.of(LOCK_KEY))
-        .compose(locked -> conn.query(CREATE_HISTORY).execute())
-        .compose(created -> conn.query(APPLIED).execute())
-        .compose(rows -> {
-          Set<Integer> applied = new HashSet<>();
-          for (Row row : rows) {
-            applied.add(row.getInteger(0));
-          }
-          Future<Integer> chain = Future.succeededFuture(0);
-          for (Migration migration : migrations) {
-            if (!applied.contains(migration.version())) {
-              chain = chain.compose(count -> applyOne(conn, migration).map(count + 1));
-            }
-          }
-          return chain;
-        }));
+    return pool.withTransaction(
+        conn ->
+            conn.preparedQuery(LOCK)
+                .execute(Tuple.of(LOCK_KEY))
+                .compose(locked -> conn.query(CREATE_HISTORY).execute())
+                .compose(created -> conn.query(APPLIED).execute())
+                .compose(
+                    rows -> {
+                      Set<Integer> applied = new HashSet<>();
+                      for (Row row : rows) {
+                        applied.add(row.getInteger(0));
+                      }
+                      Future<Integer> chain = Future.succeededFuture(0);
+                      for (Migration migration : migrations) {
+                        if (!applied.contains(migration.version())) {
+                          chain = chain.compose(count -> applyOne(conn, migration).map(count + 1));
+                        }
+                      }
+                      return chain;
+                    }));
   }
 
   private static Future<Void> applyOne(SqlConnection conn, Migration migration) {
     LOG.info("applying migration {}", migration.name());
-    return conn.query(migration.sql()).execute()
-        .compose(done -> conn.preparedQuery(RECORD).execute(Tuple.of(migration.version(), migration.name())))
+    return conn.query(migration.sql())
+        .execute()
+        .compose(
+            done ->
+                conn.preparedQuery(RECORD).execute(Tuple.of(migration.version(), migration.name())))
         .mapEmpty();
   }
 

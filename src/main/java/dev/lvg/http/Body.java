@@ -50,6 +50,14 @@ public final class Body {
     return value.longValue();
   }
 
+  public long requiredLong(String name) {
+    Long value = optionalLong(name);
+    if (value == null) {
+      throw ApiException.invalidInput("'" + name + "' is required");
+    }
+    return value;
+  }
+
   public Long optionalNonNegativeLong(String name) {
     Long value = optionalLong(name);
     if (value != null && value < 0) {
@@ -160,7 +168,8 @@ public final class Body {
       throw ApiException.invalidInput("'" + name + "' must be an array of objects");
     }
     if (value.isEmpty() || value.size() > max) {
-      throw ApiException.invalidInput("'" + name + "' must hold 1 to " + max + " items, got " + value.size());
+      throw ApiException.invalidInput(
+          "'" + name + "' must hold 1 to " + max + " items, got " + value.size());
     }
     List<Body> result = new ArrayList<>(value.size());
     for (JsonNode item : value) {

@@ -5,7 +5,8 @@ package dev.lvg.http;
  * go with each. Clients classify errors by {@link #code}.
  */
 public enum ErrorCode {
-  UNSUPPORTED(0, 406, "/errors/unsupported-operation", "The server does not support this operation"),
+  UNSUPPORTED(
+      0, 406, "/errors/unsupported-operation", "The server does not support this operation"),
   NAMESPACE_NOT_FOUND(1, 404, "/errors/not-found-error", "Namespace not found"),
   NAMESPACE_ALREADY_EXISTS(2, 409, "/errors/conflict", "Namespace already exists"),
   NAMESPACE_NOT_EMPTY(3, 409, "/errors/conflict", "Namespace not empty"),
@@ -15,7 +16,10 @@ public enum ErrorCode {
   INVALID_INPUT(13, 400, "/errors/bad-request", "Malformed request"),
   CONCURRENT_MODIFICATION(14, 409, "/errors/conflict", "Concurrent modification"),
   PERMISSION_DENIED(15, 403, "/errors/forbidden-request", "Not authorized to make this request"),
-  UNAUTHENTICATED(16, 401, "/errors/unauthorized-request",
+  UNAUTHENTICATED(
+      16,
+      401,
+      "/errors/unauthorized-request",
       "No valid authentication credentials for the operation"),
   SERVICE_UNAVAILABLE(17, 503, "/errors/service-unavailable", "Slow down"),
   INTERNAL(18, 500, "/errors/server-error", "Internal Server Error"),

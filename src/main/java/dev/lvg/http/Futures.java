@@ -13,10 +13,15 @@ public final class Futures {
   public static <T, R> Future<List<R>> sequence(List<T> items, Function<T, Future<R>> step) {
     Future<List<R>> chain = Future.succeededFuture(new ArrayList<>(items.size()));
     for (T item : items) {
-      chain = chain.compose(results -> step.apply(item).map(result -> {
-        results.add(result);
-        return results;
-      }));
+      chain =
+          chain.compose(
+              results ->
+                  step.apply(item)
+                      .map(
+                          result -> {
+                            results.add(result);
+                            return results;
+                          }));
     }
     return chain;
   }

@@ -12,10 +12,11 @@ import io.vertx.ext.web.RoutingContext;
 
 /** JSON reading and writing for the API: one strict mapper, one way to answer. */
 public final class Json {
-  public static final ObjectMapper MAPPER = JsonMapper.builder()
-      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-      .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-      .build();
+  public static final ObjectMapper MAPPER =
+      JsonMapper.builder()
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+          .build();
 
   private Json() {}
 

@@ -81,7 +81,8 @@ public final class ObjectId {
     for (int i = 0; i < name.length(); i++) {
       char c = name.charAt(i);
       if (c == '/' || c == '\\' || Character.isISOControl(c)) {
-        throw ApiException.invalidInput("an id part must not contain '/', '\\' or control characters");
+        throw ApiException.invalidInput(
+            "an id part must not contain '/', '\\' or control characters");
       }
     }
   }

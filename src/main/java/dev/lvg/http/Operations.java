@@ -11,7 +11,8 @@ public final class Operations {
   private Operations() {}
 
   /** Answers 200 with the JSON the operation produces. */
-  public static Handler<RoutingContext> json(Function<RoutingContext, Future<? extends JsonNode>> operation) {
+  public static Handler<RoutingContext> json(
+      Function<RoutingContext, Future<? extends JsonNode>> operation) {
     return ctx -> run(ctx, operation, body -> Json.ok(ctx, body));
   }
 
@@ -20,7 +21,9 @@ public final class Operations {
     return ctx -> run(ctx, operation, ignored -> ctx.response().setStatusCode(200).end());
   }
 
-  private static <T> void run(RoutingContext ctx, Function<RoutingContext, Future<? extends T>> operation,
+  private static <T> void run(
+      RoutingContext ctx,
+      Function<RoutingContext, Future<? extends T>> operation,
       java.util.function.Consumer<T> respond) {
     Future<? extends T> result;
     try {
@@ -29,12 +32,13 @@ public final class Operations {
       ctx.fail(e);
       return;
     }
-    result.onComplete(outcome -> {
-      if (outcome.succeeded()) {
-        respond.accept(outcome.result());
-      } else {
-        ctx.fail(outcome.cause());
-      }
-    });
+    result.onComplete(
+        outcome -> {
+          if (outcome.succeeded()) {
+            respond.accept(outcome.result());
+          } else {
+            ctx.fail(outcome.cause());
+          }
+        });
   }
 }

@@ -36,7 +36,8 @@ public final class Paging {
   }
 
   public static String encode(String lastKey) {
-    return Base64.getUrlEncoder().withoutPadding()
+    return Base64.getUrlEncoder()
+        .withoutPadding()
         .encodeToString((PREFIX + lastKey).getBytes(StandardCharsets.UTF_8));
   }
 
@@ -68,7 +69,8 @@ public final class Paging {
 
   public static java.util.List<String> decodeId(String key) {
     try {
-      java.util.List<String> id = java.util.Arrays.asList(Json.MAPPER.readValue(key, String[].class));
+      java.util.List<String> id =
+          java.util.Arrays.asList(Json.MAPPER.readValue(key, String[].class));
       if (id.isEmpty()) {
         throw ApiException.invalidInput("'page_token' is not a token this server issued");
       }

@@ -1,12 +1,10 @@
 package dev.lvg.http;
 
-import dev.lvg.tenancy.Tenant;
 import io.vertx.ext.web.RoutingContext;
 
-/** What earlier handlers attached to a request: its parsed body and its authenticated tenant. */
+/** The request body, parsed once, and typed query parameters. */
 public final class Requests {
   private static final String BODY = "lvg.body";
-  private static final String TENANT = "lvg.tenant";
 
   private Requests() {}
 
@@ -27,14 +25,6 @@ public final class Requests {
       throw ApiException.invalidInput("a JSON object request body is required");
     }
     return body;
-  }
-
-  public static Tenant tenant(RoutingContext ctx) {
-    return ctx.get(TENANT);
-  }
-
-  static void setTenant(RoutingContext ctx, Tenant tenant) {
-    ctx.put(TENANT, tenant);
   }
 
   public static Boolean queryBoolean(RoutingContext ctx, String name) {

@@ -31,31 +31,50 @@ public final class ManagementVerticle extends VerticleBase {
     Router router = Router.router(vertx);
     router.get("/health/live").handler(ctx -> status(ctx, 200, "UP"));
     router.get("/health/ready").handler(this::ready);
-    router.get("/metrics").handler(ctx -> vertx.<String>executeBlocking(registry::scrape, false)
-        .onSuccess(text -> ctx.response()
-            .putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-            .end(text))
-        .onFailure(ctx::fail));
-    return vertx.createHttpServer().requestHandler(router).listen(port, host)
+    router
+        .get("/metrics")
+        .handler(
+            ctx ->
+                vertx
+                    .<String>executeBlocking(registry::scrape, false)
+                    .onSuccess(
+                        text ->
+                            ctx.response()
+                                .putHeader(
+                                    "Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+                                .end(text))
+                    .onFailure(ctx::fail));
+    return vertx
+        .createHttpServer()
+        .requestHandler(router)
+        .listen(port, host)
         .onSuccess(listening -> server = listening);
   }
 
   private void ready(RoutingContext ctx) {
-    pool.query("SELECT 1").execute()
+    pool.query("SELECT 1")
+        .execute()
         .timeout(READY_TIMEOUT_MS, TimeUnit.MILLISECONDS)
-        .onComplete(result -> {
-          if (result.succeeded()) {
-            status(ctx, 200, "UP");
-          } else {
-            status(ctx, 503, "DOWN");
-          }
-        });
+        .onComplete(
+            result -> {
+              if (result.succeeded()) {
+                status(ctx, 200, "UP");
+              } else {
+                status(ctx, 503, "DOWN");
+              }
+            });
   }
 
   private static void status(RoutingContext ctx, int code, String status) {
-    ctx.response().setStatusCode(code)
+    ctx.response()
+        .setStatusCode(code)
         .putHeader("Content-Type", "application/json")
         .end("{\"status\":\"" + status + "\"}");
+  }
+
+  /** The port it listens on. */
+  public int actualPort() {
+    return server.actualPort();
   }
 
   @Override

@@ -1,11 +1,11 @@
 package dev.lvg.metrics;
 
 import dev.lvg.http.ApiException;
-import dev.lvg.version.VersionRepository;
+import dev.lvg.http.Failures;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.vertx.core.AsyncResult;
 import java.util.EnumMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -14,36 +14,57 @@ import java.util.Map;
  */
 public final class GatewayMetrics {
   /** How a {@code version/create} ended. */
-  public enum Outcome { CREATED, REPLAYED, CONFLICT, NOT_FOUND, INVALID, UNAVAILABLE, ERROR }
+  public enum Outcome {
+    CREATED,
+    REPLAYED,
+    CONFLICT,
+    NOT_FOUND,
+    INVALID,
+    UNAUTHORIZED,
+    SHED,
+    UNAVAILABLE,
+    ERROR
+  }
 
   private final Map<Outcome, Counter> creates = new EnumMap<>(Outcome.class);
 
   public GatewayMetrics(MeterRegistry registry) {
     for (Outcome outcome : Outcome.values()) {
-      creates.put(outcome, Counter.builder("lvg_version_create")
-          .description("version/create requests by outcome")
-          .tag("outcome", outcome.name().toLowerCase(java.util.Locale.ROOT))
-          .register(registry));
+      creates.put(
+          outcome,
+          Counter.builder("lvg_version_create")
+              .description("version/create requests by outcome")
+              .tag("outcome", outcome.name().toLowerCase(Locale.ROOT))
+              .register(registry));
     }
   }
 
-  public void versionCreate(AsyncResult<VersionRepository.Commit> result) {
-    creates.get(outcomeOf(result)).increment();
+  /** Counts a {@code version/create} that succeeded. */
+  public void versionCreated(boolean created) {
+    creates.get(created ? Outcome.CREATED : Outcome.REPLAYED).increment();
   }
 
-  static Outcome outcomeOf(AsyncResult<VersionRepository.Commit> result) {
-    if (result.succeeded()) {
-      return result.result().created() ? Outcome.CREATED : Outcome.REPLAYED;
-    }
-    if (!(result.cause() instanceof ApiException api)) {
-      return Outcome.ERROR;
-    }
-    return switch (api.errorCode()) {
+  /** Counts a {@code version/create} that failed, by the failure's classification. */
+  public void versionCreateFailed(Throwable failure) {
+    creates.get(outcomeOf(failure)).increment();
+  }
+
+  static Outcome outcomeOf(Throwable failure) {
+    Failures.Failure classified = Failures.classify(failure);
+    return switch (classified.kind()) {
+      case SHED -> Outcome.SHED;
+      case UNAVAILABLE -> Outcome.UNAVAILABLE;
+      case INTERNAL -> Outcome.ERROR;
+      case CLIENT -> clientOutcome(classified.error());
+    };
+  }
+
+  private static Outcome clientOutcome(ApiException error) {
+    return switch (error.errorCode()) {
       case CONCURRENT_MODIFICATION -> Outcome.CONFLICT;
       case NAMESPACE_NOT_FOUND, TABLE_NOT_FOUND, TABLE_BRANCH_NOT_FOUND -> Outcome.NOT_FOUND;
-      case INVALID_INPUT -> Outcome.INVALID;
-      case SERVICE_UNAVAILABLE -> Outcome.UNAVAILABLE;
-      default -> Outcome.ERROR;
+      case UNAUTHENTICATED, PERMISSION_DENIED -> Outcome.UNAUTHORIZED;
+      default -> Outcome.INVALID;
     };
   }
 }

@@ -21,7 +21,8 @@ public final class InFlightLimit implements Handler<RoutingContext> {
   public void handle(RoutingContext ctx) {
     if (inFlight.incrementAndGet() > limit) {
       inFlight.decrementAndGet();
-      ctx.fail(ApiException.slowDown("the gateway is at its limit of " + limit + " requests in progress"));
+      ctx.fail(
+          ApiException.shed("the gateway is at its limit of " + limit + " requests in progress"));
       return;
     }
     ctx.addEndHandler(done -> inFlight.decrementAndGet());

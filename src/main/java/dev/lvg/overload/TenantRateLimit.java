@@ -1,7 +1,7 @@
 package dev.lvg.overload;
 
+import dev.lvg.auth.Authentication;
 import dev.lvg.http.ApiException;
-import dev.lvg.http.Requests;
 import io.vertx.core.Handler;
 import io.vertx.ext.web.RoutingContext;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,12 +26,15 @@ public final class TenantRateLimit implements Handler<RoutingContext> {
   @Override
   public void handle(RoutingContext ctx) {
     long now = clock.getAsLong();
-    TokenBucket bucket = buckets.computeIfAbsent(Requests.tenant(ctx).id(),
-        tenant -> new TokenBucket(ratePerSecond, burst, now));
+    TokenBucket bucket =
+        buckets.computeIfAbsent(
+            Authentication.tenant(ctx).id(), tenant -> new TokenBucket(ratePerSecond, burst, now));
     if (bucket.tryTake(now)) {
       ctx.next();
     } else {
-      ctx.fail(ApiException.slowDown("this tenant is over its rate of " + ratePerSecond + " requests per second"));
+      ctx.fail(
+          ApiException.shed(
+              "this tenant is over its rate of " + ratePerSecond + " requests per second"));
     }
   }
 }

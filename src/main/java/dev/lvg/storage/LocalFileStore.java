@@ -4,96 +4,178 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
-import java.util.UUID;
+import java.util.Arrays;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Objects on the local file system; keys are absolute paths. File I/O runs on worker threads.
- * Create-if-absent writes a synced temporary file and hard-links it to the final name, which fails
- * atomically when the name exists, so a reader never sees a partial manifest.
+ *
+ * <p>A final manifest is created as a synced file named after the attempt, {@code .<final
+ * name>.<attempt>.lvg}, hard-linked to the final name, which fails atomically when the name exists,
+ * so a reader never sees a partial manifest. The attempt's file stays, a second link to the same
+ * bytes, until the attempt's row commits: a final manifest that shares its file with such a mark
+ * was left by an attempt that died.
  */
 public final class LocalFileStore implements ObjectStore {
+  private static final String MARK_SUFFIX = ".lvg";
+
   private final Vertx vertx;
 
   public LocalFileStore(Vertx vertx) {
     this.vertx = vertx;
   }
 
-  /** Runs file I/O on a worker thread; failures other than a missing file become storage failures. */
-  private <T> Future<T> blocking(String operation, String key, java.util.concurrent.Callable<T> io) {
-    return vertx.executeBlocking(io, false).recover(error -> Future.failedFuture(
-        error instanceof NoSuchObjectException ? error : new StorageException(operation, key, error)));
+  /**
+   * Runs file I/O on a worker thread; failures other than a missing file become storage failures.
+   */
+  private <T> Future<T> blocking(String operation, String key, Callable<T> io) {
+    return vertx
+        .executeBlocking(io, false)
+        .recover(
+            error ->
+                Future.failedFuture(
+                    error instanceof NoSuchObjectException
+                        ? error
+                        : new StorageException(operation, key, error)));
   }
 
   @Override
   public Future<Buffer> read(String key) {
-    return blocking("read", key, () -> {
-      try {
-        return Buffer.buffer(Files.readAllBytes(Path.of(key)));
-      } catch (NoSuchFileException e) {
-        throw new NoSuchObjectException(key);
-      }
-    });
-  }
-
-  @Override
-  public Future<Boolean> createIfAbsent(String key, Buffer bytes) {
-    return blocking("create", key, () -> create(Path.of(key), bytes.getBytes()));
-  }
-
-  /** One worker-thread call for the whole copy: read, synced write and link, compare, describe. */
-  @Override
-  public Future<Copy> copyIfAbsent(String from, String to) {
-    if (from.equals(to)) {
-      return ObjectStore.super.copyIfAbsent(from, to);
-    }
-    return blocking("copy", to, () -> {
-      byte[] bytes;
-      try {
-        bytes = Files.readAllBytes(Path.of(from));
-      } catch (NoSuchFileException e) {
-        return new Copy(CopyOutcome.SOURCE_MISSING, null);
-      }
-      Path target = Path.of(to);
-      if (create(target, bytes)) {
-        return new Copy(CopyOutcome.CREATED, describe(target));
-      }
-      return java.util.Arrays.equals(Files.readAllBytes(target), bytes)
-          ? new Copy(CopyOutcome.SAME, describe(target))
-          : new Copy(CopyOutcome.OTHER_BYTES, null);
-    });
-  }
-
-  /** Create-if-absent: a synced temporary file, hard-linked to the name only if the name is free. */
-  private static boolean create(Path target, byte[] bytes) throws IOException {
-    Files.createDirectories(target.getParent());
-    Path temporary = target.resolveSibling("." + target.getFileName() + ".tmp-" + UUID.randomUUID());
-    Files.write(temporary, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, StandardOpenOption.DSYNC);
-    try {
-      Files.createLink(target, temporary);
-      return true;
-    } catch (FileAlreadyExistsException exists) {
-      return false;
-    } finally {
-      Files.deleteIfExists(temporary);
-    }
+    return blocking(
+        "read",
+        key,
+        () -> {
+          try {
+            return Buffer.buffer(Files.readAllBytes(Path.of(key)));
+          } catch (NoSuchFileException e) {
+            throw new NoSuchObjectException(key);
+          }
+        });
   }
 
   @Override
   public Future<ObjectInfo> stat(String key) {
-    return blocking("stat", key, () -> {
-      try {
-        return describe(Path.of(key));
-      } catch (NoSuchFileException e) {
-        throw new NoSuchObjectException(key);
-      }
-    });
+    return blocking(
+        "stat",
+        key,
+        () -> {
+          try {
+            return describe(Path.of(key));
+          } catch (NoSuchFileException e) {
+            throw new NoSuchObjectException(key);
+          }
+        });
+  }
+
+  @Override
+  public Future<Void> deleteIfExists(String key) {
+    return blocking(
+        "delete",
+        key,
+        () -> {
+          Files.deleteIfExists(Path.of(key));
+          return null;
+        });
+  }
+
+  @Override
+  public Future<Copy> createFinal(String staging, String finalKey, String attempt) {
+    return blocking("create", finalKey, () -> copy(Path.of(staging), Path.of(finalKey), attempt));
+  }
+
+  private static Copy copy(Path staging, Path target, String attempt) throws IOException {
+    if (staging.equals(target)) {
+      return Files.exists(target)
+          ? new Copy(CopyOutcome.SAME, describe(target))
+          : new Copy(CopyOutcome.SOURCE_MISSING, null);
+    }
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(staging);
+    } catch (NoSuchFileException e) {
+      return new Copy(CopyOutcome.SOURCE_MISSING, null);
+    }
+    Path directory = target.getParent();
+    Files.createDirectories(directory);
+    Path mark = mark(target, attempt);
+    Files.write(
+        mark,
+        bytes,
+        StandardOpenOption.CREATE,
+        StandardOpenOption.TRUNCATE_EXISTING,
+        StandardOpenOption.WRITE,
+        StandardOpenOption.DSYNC);
+    try {
+      Files.createLink(target, mark);
+    } catch (FileAlreadyExistsException exists) {
+      Files.deleteIfExists(mark);
+      return Arrays.equals(Files.readAllBytes(target), bytes)
+          ? new Copy(CopyOutcome.SAME, describe(target))
+          : new Copy(CopyOutcome.OTHER_BYTES, null);
+    }
+    syncDirectory(directory);
+    return new Copy(CopyOutcome.CREATED, describe(target));
+  }
+
+  @Override
+  public Future<Boolean> removeAbandoned(String finalKey) {
+    return blocking(
+        "remove",
+        finalKey,
+        () -> {
+          Path target = Path.of(finalKey);
+          boolean removed = false;
+          try (DirectoryStream<Path> marks =
+              Files.newDirectoryStream(
+                  target.getParent(), "." + target.getFileName() + ".*" + MARK_SUFFIX)) {
+            for (Path mark : marks) {
+              if (!removed && Files.exists(target) && Files.isSameFile(mark, target)) {
+                Files.delete(target);
+                removed = true;
+              }
+              Files.deleteIfExists(mark);
+            }
+          }
+          if (removed) {
+            syncDirectory(target.getParent());
+          }
+          return removed;
+        });
+  }
+
+  @Override
+  public Future<Void> settle(String staging, String finalKey, String attempt) {
+    return blocking(
+        "settle",
+        finalKey,
+        () -> {
+          Path target = Path.of(finalKey);
+          if (!staging.equals(finalKey)) {
+            Files.deleteIfExists(Path.of(staging));
+          }
+          Files.deleteIfExists(mark(target, attempt));
+          return null;
+        });
+  }
+
+  private static Path mark(Path target, String attempt) {
+    return target.resolveSibling("." + target.getFileName() + "." + attempt + MARK_SUFFIX);
+  }
+
+  /** Makes a new or removed name in {@code directory} durable. */
+  private static void syncDirectory(Path directory) throws IOException {
+    try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
+      channel.force(true);
+    }
   }
 
   /** The entity tag has the form object_store gives local files, which Lance writers see too. */
@@ -101,16 +183,12 @@ public final class LocalFileStore implements ObjectStore {
     long size = Files.size(path);
     FileTime modified = Files.getLastModifiedTime(path);
     Object inode = Files.getAttribute(path, "unix:ino");
-    String eTag = Long.toHexString(((Number) inode).longValue()) + "-"
-        + Long.toHexString(modified.to(TimeUnit.MICROSECONDS)) + "-" + Long.toHexString(size);
+    String eTag =
+        Long.toHexString(((Number) inode).longValue())
+            + "-"
+            + Long.toHexString(modified.to(TimeUnit.MICROSECONDS))
+            + "-"
+            + Long.toHexString(size);
     return new ObjectInfo(size, eTag);
-  }
-
-  @Override
-  public Future<Void> deleteIfExists(String key) {
-    return blocking("delete", key, () -> {
-      Files.deleteIfExists(Path.of(key));
-      return null;
-    });
   }
 }

@@ -4,46 +4,56 @@ import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 
 /**
- * The few object operations manifest finalization needs, implemented for the local file system and
- * for S3-compatible stores. Keys are the store's own: absolute paths, or object keys in a bucket.
+ * The object operations manifest finalization needs, for the local file system and for
+ * S3-compatible stores. Keys are the store's own: absolute paths, or object keys in a bucket.
+ *
+ * <p>A final manifest is created under an <em>attempt</em> (the transaction id of the version row
+ * that holds the slot) and carries a mark of it until {@link #settle} says its row committed. A
+ * final manifest that still carries a mark belongs to an attempt that died before committing: the
+ * next holder of the slot may {@linkplain #removeAbandoned remove it}. A final manifest without a
+ * mark is never removed or overwritten.
  */
 public interface ObjectStore {
   /** The object's bytes; fails with {@link NoSuchObjectException} when it does not exist. */
   Future<Buffer> read(String key);
 
-  /** Writes the object only if no object has that key; true if this call created it. Never overwrites. */
-  Future<Boolean> createIfAbsent(String key, Buffer bytes);
-
-  /** Size and entity tag of an existing object. */
+  /** Size and entity tag of an existing object; {@link NoSuchObjectException} otherwise. */
   Future<ObjectInfo> stat(String key);
 
   /** Deletes the object; succeeds when it is already gone. */
   Future<Void> deleteIfExists(String key);
 
   /**
-   * Copies {@code from} to {@code to} unless {@code to} exists (create-if-absent), and describes
-   * {@code to} afterwards. {@code from} equal to {@code to} checks only that it exists.
+   * Copies {@code staging} to {@code finalKey} unless {@code finalKey} exists (create-if-absent,
+   * durable before it answers), marked with {@code attempt}, and describes the final object. When
+   * {@code staging} equals {@code finalKey} it only checks that the object exists.
    */
-  default Future<Copy> copyIfAbsent(String from, String to) {
-    if (from.equals(to)) {
-      return stat(to).map(info -> new Copy(CopyOutcome.SAME, info))
-          .recover(error -> error instanceof NoSuchObjectException
-              ? Future.succeededFuture(new Copy(CopyOutcome.SOURCE_MISSING, null)) : Future.failedFuture(error));
-    }
-    return read(from)
-        .compose(bytes -> createIfAbsent(to, bytes).compose(created -> created
-            ? stat(to).map(info -> new Copy(CopyOutcome.CREATED, info))
-            : read(to).compose(existing -> existing.equals(bytes)
-                ? stat(to).map(info -> new Copy(CopyOutcome.SAME, info))
-                : Future.succeededFuture(new Copy(CopyOutcome.OTHER_BYTES, null)))))
-        .recover(error -> error instanceof NoSuchObjectException
-            ? Future.succeededFuture(new Copy(CopyOutcome.SOURCE_MISSING, null)) : Future.failedFuture(error));
+  Future<Copy> createFinal(String staging, String finalKey, String attempt);
+
+  /**
+   * Removes {@code finalKey} if it carries an attempt's mark (its attempt never committed); answers
+   * whether it did. The caller must hold the version's slot.
+   */
+  Future<Boolean> removeAbandoned(String finalKey);
+
+  /**
+   * After the row of {@code attempt} committed: removes the staging object (unless it is the final
+   * one) and the attempt's mark on the final object.
+   */
+  Future<Void> settle(String staging, String finalKey, String attempt);
+
+  /**
+   * How a copy went: created, already there with the same bytes, there with other bytes, or no
+   * source.
+   */
+  enum CopyOutcome {
+    CREATED,
+    SAME,
+    OTHER_BYTES,
+    SOURCE_MISSING
   }
 
-  /** How a copy went: created, already there with the same bytes, there with other bytes, or no source. */
-  enum CopyOutcome { CREATED, SAME, OTHER_BYTES, SOURCE_MISSING }
-
-  /** The outcome of a copy and, when the target holds the source's bytes, the target's size and tag. */
+  /** The outcome of a copy and, when the final object holds the staging bytes, its size and tag. */
   record Copy(CopyOutcome outcome, ObjectInfo info) {}
 
   /** Size in bytes and the entity tag clients see for an object. */

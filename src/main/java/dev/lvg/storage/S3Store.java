@@ -4,11 +4,13 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.core.async.AsyncResponseTransformer;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
@@ -18,14 +20,15 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  *
  * <p>Create-if-absent looks for the key first and then PUTs with {@code If-None-Match: *}. On a
  * store that honours the header (AWS S3, MinIO, R2, ...) the PUT alone is race-free; the look-up
- * keeps a store that ignores it (s3proxy does) from overwriting an existing object. Between
- * gateway requests the version claim in PostgreSQL already lets only one request create a given
- * final manifest.
+ * keeps a store that ignores it (s3proxy does) from overwriting an existing object. Between gateway
+ * requests the version's slot in PostgreSQL already lets only one request create a given final
+ * manifest. A final manifest carries its attempt as the user metadata {@code lvg-attempt}.
  */
 public final class S3Store implements ObjectStore {
   private static final int PRECONDITION_FAILED = 412;
   private static final int CONDITIONAL_REQUEST_CONFLICT = 409;
   private static final int NOT_FOUND = 404;
+  private static final String ATTEMPT = "lvg-attempt";
 
   private final Vertx vertx;
   private final S3AsyncClient client;
@@ -37,23 +40,25 @@ public final class S3Store implements ObjectStore {
     this.bucket = bucket;
   }
 
-  public String bucket() {
-    return bucket;
-  }
-
   /** Completes on the caller's Vert.x context, never on an SDK thread. */
   private <T> Future<T> onContext(CompletableFuture<T> call) {
     Context context = vertx.getOrCreateContext();
-    return Future.fromCompletionStage(call, context).recover(error -> Future.failedFuture(unwrap(error)));
+    return Future.fromCompletionStage(call, context)
+        .recover(error -> Future.failedFuture(unwrap(error)));
   }
 
   /** A failure that is not an answer the caller handles becomes a storage failure. */
   private static <T> Future<T> failed(String operation, String key, Throwable error) {
-    return Future.failedFuture(error instanceof NoSuchObjectException ? error : new StorageException(operation, key, error));
+    return Future.failedFuture(
+        error instanceof NoSuchObjectException
+            ? error
+            : new StorageException(operation, key, error));
   }
 
   private static Throwable unwrap(Throwable error) {
-    return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    return error instanceof CompletionException && error.getCause() != null
+        ? error.getCause()
+        : error;
   }
 
   private static boolean notFound(Throwable error) {
@@ -63,36 +68,112 @@ public final class S3Store implements ObjectStore {
 
   @Override
   public Future<Buffer> read(String key) {
-    return onContext(client.getObject(get -> get.bucket(bucket).key(key), AsyncResponseTransformer.toBytes()))
+    return onContext(
+            client.getObject(
+                get -> get.bucket(bucket).key(key), AsyncResponseTransformer.toBytes()))
         .map(bytes -> Buffer.buffer(bytes.asByteArray()))
-        .recover(error -> failed("read", key, notFound(error) ? new NoSuchObjectException(key) : error));
+        .recover(
+            error -> failed("read", key, notFound(error) ? new NoSuchObjectException(key) : error));
   }
 
-  @Override
-  public Future<Boolean> createIfAbsent(String key, Buffer bytes) {
-    return stat(key).map(false).recover(error -> error instanceof NoSuchObjectException
-        ? put(key, bytes) : Future.failedFuture(error));
-  }
-
-  private Future<Boolean> put(String key, Buffer bytes) {
-    return onContext(client.putObject(put -> put.bucket(bucket).key(key).ifNoneMatch("*"),
-            AsyncRequestBody.fromBytes(bytes.getBytes())))
-        .map(true)
-        .recover(error -> error instanceof S3Exception s3
-            && (s3.statusCode() == PRECONDITION_FAILED || s3.statusCode() == CONDITIONAL_REQUEST_CONFLICT)
-            ? Future.succeededFuture(false) : failed("create", key, error));
+  private Future<HeadObjectResponse> head(String key) {
+    return onContext(client.headObject(head -> head.bucket(bucket).key(key)))
+        .recover(
+            error -> failed("stat", key, notFound(error) ? new NoSuchObjectException(key) : error));
   }
 
   @Override
   public Future<ObjectInfo> stat(String key) {
-    return onContext(client.headObject(head -> head.bucket(bucket).key(key)))
-        .map(head -> new ObjectInfo(head.contentLength(), head.eTag()))
-        .recover(error -> failed("stat", key, notFound(error) ? new NoSuchObjectException(key) : error));
+    return head(key).map(head -> new ObjectInfo(head.contentLength(), head.eTag()));
   }
 
   @Override
   public Future<Void> deleteIfExists(String key) {
-    return onContext(client.deleteObject(delete -> delete.bucket(bucket).key(key))).<Void>mapEmpty()
+    return onContext(client.deleteObject(delete -> delete.bucket(bucket).key(key)))
+        .<Void>mapEmpty()
         .recover(error -> failed("delete", key, error));
+  }
+
+  @Override
+  public Future<Copy> createFinal(String staging, String finalKey, String attempt) {
+    if (staging.equals(finalKey)) {
+      return stat(finalKey)
+          .map(info -> new Copy(CopyOutcome.SAME, info))
+          .recover(error -> sourceMissing(error));
+    }
+    return read(staging)
+        .compose(
+            bytes ->
+                putIfAbsent(finalKey, bytes, attempt)
+                    .compose(
+                        created ->
+                            created
+                                ? stat(finalKey).map(info -> new Copy(CopyOutcome.CREATED, info))
+                                : read(finalKey)
+                                    .compose(
+                                        existing ->
+                                            existing.equals(bytes)
+                                                ? stat(finalKey)
+                                                    .map(info -> new Copy(CopyOutcome.SAME, info))
+                                                : Future.succeededFuture(
+                                                    new Copy(CopyOutcome.OTHER_BYTES, null)))))
+        .recover(error -> sourceMissing(error));
+  }
+
+  private static Future<Copy> sourceMissing(Throwable error) {
+    return error instanceof NoSuchObjectException
+        ? Future.succeededFuture(new Copy(CopyOutcome.SOURCE_MISSING, null))
+        : Future.failedFuture(error);
+  }
+
+  /** True if this call created the object; never overwrites. */
+  private Future<Boolean> putIfAbsent(String key, Buffer bytes, String attempt) {
+    return head(key)
+        .map(false)
+        .recover(
+            error ->
+                error instanceof NoSuchObjectException
+                    ? put(key, bytes, attempt)
+                    : Future.failedFuture(error));
+  }
+
+  private Future<Boolean> put(String key, Buffer bytes, String attempt) {
+    return onContext(
+            client.putObject(
+                put ->
+                    put.bucket(bucket).key(key).ifNoneMatch("*").metadata(Map.of(ATTEMPT, attempt)),
+                AsyncRequestBody.fromBytes(bytes.getBytes())))
+        .map(true)
+        .recover(
+            error ->
+                error instanceof S3Exception s3
+                        && (s3.statusCode() == PRECONDITION_FAILED
+                            || s3.statusCode() == CONDITIONAL_REQUEST_CONFLICT)
+                    ? Future.succeededFuture(false)
+                    : failed("create", key, error));
+  }
+
+  /**
+   * An object PUT by an attempt carries the attempt in its metadata for as long as it exists: the
+   * caller holds the slot and finds no committed row, so that attempt never committed.
+   */
+  @Override
+  public Future<Boolean> removeAbandoned(String finalKey) {
+    return head(finalKey)
+        .compose(
+            head ->
+                head.metadata().containsKey(ATTEMPT)
+                    ? deleteIfExists(finalKey).map(true)
+                    : Future.succeededFuture(false))
+        .recover(
+            error ->
+                error instanceof NoSuchObjectException
+                    ? Future.succeededFuture(true)
+                    : Future.failedFuture(error));
+  }
+
+  @Override
+  public Future<Void> settle(String staging, String finalKey, String attempt) {
+    return staging.equals(finalKey) ? Future.succeededFuture() : deleteIfExists(staging);
   }
 }

@@ -21,11 +21,14 @@ public final class TenantDirectory {
   private static final long CACHE_NANOS = 30_000_000_000L;
   private static final int CACHE_MAX_ENTRIES = 100_000;
 
-  static final String FIND_BY_KEY = """
+  static final String FIND_BY_KEY =
+      """
       SELECT t.id, t.name FROM api_keys k JOIN tenants t ON t.id = k.tenant_id WHERE k.key_hash = $1""";
   static final String FIND_BY_NAME = "SELECT id, name FROM tenants WHERE name = $1";
-  static final String INSERT_TENANT = "INSERT INTO tenants (name) VALUES ($1) ON CONFLICT (name) DO NOTHING";
-  static final String INSERT_KEY = """
+  static final String INSERT_TENANT =
+      "INSERT INTO tenants (name) VALUES ($1) ON CONFLICT (name) DO NOTHING";
+  static final String INSERT_KEY =
+      """
       INSERT INTO api_keys (key_hash, tenant_id) SELECT $1, id FROM tenants WHERE name = $2
       ON CONFLICT (key_hash) DO NOTHING""";
 
@@ -49,22 +52,26 @@ public final class TenantDirectory {
   }
 
   /** A tenant found by {@code lookup}, remembered under {@code key} while found. */
-  private Future<Tenant> cached(String key, java.util.function.Supplier<Future<RowSet<Row>>> lookup) {
+  private Future<Tenant> cached(
+      String key, java.util.function.Supplier<Future<RowSet<Row>>> lookup) {
     long now = System.nanoTime();
     Cached cached = cache.get(key);
     if (cached != null && cached.expiresAt - now > 0) {
       return Future.succeededFuture(cached.tenant);
     }
-    return lookup.get().map(rows -> {
-      Tenant tenant = first(rows);
-      if (tenant != null) {
-        if (cache.size() >= CACHE_MAX_ENTRIES) {
-          cache.clear();
-        }
-        cache.put(key, new Cached(tenant, now + CACHE_NANOS));
-      }
-      return tenant;
-    });
+    return lookup
+        .get()
+        .map(
+            rows -> {
+              Tenant tenant = first(rows);
+              if (tenant != null) {
+                if (cache.size() >= CACHE_MAX_ENTRIES) {
+                  cache.clear();
+                }
+                cache.put(key, new Cached(tenant, now + CACHE_NANOS));
+              }
+              return tenant;
+            });
   }
 
   /** The tenant of that name, or {@code null}; remembered for a short time like keys. */
@@ -75,21 +82,31 @@ public final class TenantDirectory {
   /** Makes sure the tenant exists and the key is valid for it; safe to repeat. */
   public Future<Tenant> ensureTenantWithKey(String tenantName, String apiKey) {
     if (!isValidName(tenantName)) {
-      return Future.failedFuture(new IllegalArgumentException(
-          "tenant name must match " + TENANT_NAME.pattern() + ": '" + tenantName + "'"));
+      return Future.failedFuture(
+          new IllegalArgumentException(
+              "tenant name must match " + TENANT_NAME.pattern() + ": '" + tenantName + "'"));
     }
     String hash = hash(apiKey);
-    return pool.withTransaction(conn -> conn.preparedQuery(INSERT_TENANT).execute(Tuple.of(tenantName))
-        .compose(inserted -> conn.preparedQuery(INSERT_KEY).execute(Tuple.of(hash, tenantName)))
-        .compose(inserted -> conn.preparedQuery(FIND_BY_KEY).execute(Tuple.of(hash))))
-        .compose(rows -> {
-          Tenant tenant = first(rows);
-          if (tenant == null || !tenant.name().equals(tenantName)) {
-            return Future.failedFuture(new IllegalStateException(
-                "the API key given for tenant '" + tenantName + "' already belongs to another tenant"));
-          }
-          return Future.succeededFuture(tenant);
-        });
+    return pool.withTransaction(
+            conn ->
+                conn.preparedQuery(INSERT_TENANT)
+                    .execute(Tuple.of(tenantName))
+                    .compose(
+                        inserted ->
+                            conn.preparedQuery(INSERT_KEY).execute(Tuple.of(hash, tenantName)))
+                    .compose(inserted -> conn.preparedQuery(FIND_BY_KEY).execute(Tuple.of(hash))))
+        .compose(
+            rows -> {
+              Tenant tenant = first(rows);
+              if (tenant == null || !tenant.name().equals(tenantName)) {
+                return Future.failedFuture(
+                    new IllegalStateException(
+                        "the API key given for tenant '"
+                            + tenantName
+                            + "' already belongs to another tenant"));
+              }
+              return Future.succeededFuture(tenant);
+            });
   }
 
   private static Tenant first(RowSet<Row> rows) {

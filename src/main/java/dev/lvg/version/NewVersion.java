@@ -1,22 +1,32 @@
 package dev.lvg.version;
 
+import dev.lvg.catalog.Branches;
+import dev.lvg.catalog.CatalogRepository;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Body;
+import dev.lvg.tenancy.Tenant;
+import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
-/** A validated {@code version/create} request body. */
+/**
+ * A validated {@code version/create}: the table it names, the body's fields, and the transaction id
+ * the version gets if this request creates it.
+ */
 public record NewVersion(
+    Tenant tenant,
+    List<String> tableId,
     long version,
     String branch,
     String manifestPath,
     Long manifestSize,
     String eTag,
     Map<String, String> metadata,
-    String namingScheme) {
+    String namingScheme,
+    UUID transactionId) {
 
-  public static final String MAIN_BRANCH = "main";
-
-  public static NewVersion from(Body body) {
+  public static NewVersion from(Tenant tenant, List<String> tableId, Body body) {
+    CatalogRepository.requireTableId(tableId);
     long version = body.requiredNonNegativeLong("version");
     String manifestPath = body.requiredNonEmptyString("manifest_path");
     Long manifestSize = body.optionalNonNegativeLong("manifest_size");
@@ -25,17 +35,34 @@ public record NewVersion(
     body.optionalStringMap("context");
     String namingScheme = body.optionalString("naming_scheme");
     if (namingScheme != null && !namingScheme.equals("V1") && !namingScheme.equals("V2")) {
-      throw ApiException.invalidInput("'naming_scheme' must be V1 or V2, got '" + namingScheme + "'");
+      throw ApiException.invalidInput(
+          "'naming_scheme' must be V1 or V2, got '" + namingScheme + "'");
     }
-    return new NewVersion(version, branch(body), manifestPath, manifestSize, eTag, metadata, namingScheme);
+    return new NewVersion(
+        tenant,
+        List.copyOf(tableId),
+        version,
+        Branches.fromBody(body),
+        manifestPath,
+        manifestSize,
+        eTag,
+        metadata,
+        namingScheme,
+        UUID.randomUUID());
   }
 
-  /** The branch a request names; absent means the main branch. */
-  public static String branch(Body body) {
-    String branch = body.optionalString("branch");
-    if (branch != null && branch.isEmpty()) {
-      throw ApiException.invalidInput("'branch' must not be empty");
-    }
-    return branch == null ? MAIN_BRANCH : branch;
+  public List<String> namespace() {
+    return CatalogRepository.namespaceOf(tableId);
+  }
+
+  public String tableName() {
+    return CatalogRepository.nameOf(tableId);
+  }
+
+  /** The chain a version belongs to: tenant, table and branch. */
+  record Chain(long tenant, List<String> tableId, String branch) {}
+
+  Chain chain() {
+    return new Chain(tenant.id(), tableId, branch);
   }
 }

@@ -19,8 +19,9 @@ public record TableVersion(
     long timestampMillis) {
 
   /** The columns {@link #from(Row)} reads, in a form SQL statements can splice in. */
-  static final String COLUMNS = "version, manifest_path, requested_path, manifest_size, e_tag, metadata, "
-      + "transaction_id, timestamp_millis";
+  static final String COLUMNS =
+      "version, manifest_path, requested_path, manifest_size, e_tag, metadata, "
+          + "transaction_id, timestamp_millis";
 
   static TableVersion from(Row row) {
     return new TableVersion(
@@ -41,9 +42,7 @@ public record TableVersion(
 
   /** The spec's {@code TableVersion} object. */
   public ObjectNode toJson() {
-    ObjectNode node = Json.object()
-        .put("version", version)
-        .put("manifest_path", manifestPath);
+    ObjectNode node = Json.object().put("version", version).put("manifest_path", manifestPath);
     if (manifestSize != null) {
       node.put("manifest_size", manifestSize);
     }

@@ -43,17 +43,21 @@ class BearerTokenIT {
     signing = rsa();
     publish("k1", signing);
     jwks = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    jwks.createContext("/.well-known/jwks.json", exchange -> {
-      byte[] body = MAPPER.writeValueAsBytes(Map.of("keys", new ArrayList<>(PUBLISHED)));
-      exchange.getResponseHeaders().add("Content-Type", "application/json");
-      exchange.sendResponseHeaders(200, body.length);
-      exchange.getResponseBody().write(body);
-      exchange.close();
-    });
+    jwks.createContext(
+        "/.well-known/jwks.json",
+        exchange -> {
+          byte[] body = MAPPER.writeValueAsBytes(Map.of("keys", new ArrayList<>(PUBLISHED)));
+          exchange.getResponseHeaders().add("Content-Type", "application/json");
+          exchange.sendResponseHeaders(200, body.length);
+          exchange.getResponseBody().write(body);
+          exchange.close();
+        });
     jwks.start();
     Map<String, String> settings = new HashMap<>();
     settings.put("LVG_DB_URL", TestGateway.shared().databaseUrl());
-    settings.put("LVG_OAUTH2_JWKS_URL", "http://127.0.0.1:" + jwks.getAddress().getPort() + "/.well-known/jwks.json");
+    settings.put(
+        "LVG_OAUTH2_JWKS_URL",
+        "http://127.0.0.1:" + jwks.getAddress().getPort() + "/.well-known/jwks.json");
     settings.put("LVG_OAUTH2_ISSUER", ISSUER);
     settings.put("LVG_OAUTH2_AUDIENCE", AUDIENCE);
     gw = TestGateway.dedicated(settings);
@@ -84,12 +88,26 @@ class BearerTokenIT {
 
   private static void publish(String keyId, KeyPair pair) {
     RSAPublicKey key = (RSAPublicKey) pair.getPublic();
-    PUBLISHED.add(Map.of("kty", "RSA", "kid", keyId, "use", "sig", "alg", "RS256",
-        "n", b64(unsigned(key.getModulus())), "e", b64(unsigned(key.getPublicExponent()))));
+    PUBLISHED.add(
+        Map.of(
+            "kty",
+            "RSA",
+            "kid",
+            keyId,
+            "use",
+            "sig",
+            "alg",
+            "RS256",
+            "n",
+            b64(unsigned(key.getModulus())),
+            "e",
+            b64(unsigned(key.getPublicExponent()))));
   }
 
-  private static String token(KeyPair pair, String keyId, Map<String, Object> claims) throws Exception {
-    String header = b64(MAPPER.writeValueAsBytes(Map.of("alg", "RS256", "typ", "JWT", "kid", keyId)));
+  private static String token(KeyPair pair, String keyId, Map<String, Object> claims)
+      throws Exception {
+    String header =
+        b64(MAPPER.writeValueAsBytes(Map.of("alg", "RS256", "typ", "JWT", "kid", keyId)));
     String payload = b64(MAPPER.writeValueAsBytes(claims));
     Signature rs256 = Signature.getInstance("SHA256withRSA");
     rs256.initSign(pair.getPrivate());
@@ -112,9 +130,10 @@ class BearerTokenIT {
   }
 
   private static Api.Response post(String authorization, String path, String body) {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(gw.baseUrl + path))
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(gw.baseUrl + path))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body));
     if (authorization != null) {
       request.header("Authorization", authorization);
     }
@@ -127,9 +146,13 @@ class BearerTokenIT {
     post(bearer, "/v1/namespace/jwt/create", "{}").assertOk();
     post(bearer, "/v1/table/jwt%24t/declare", "{}").assertOk();
     post(bearer, "/v1/table/jwt%24t/version/create", Api.createBody(1, "j/1")).assertOk();
-    assertThat(post(bearer, "/v1/table/jwt%24t/version/list", "null").assertOk().get("versions")).hasSize(1);
-    String inBody = "{\"identity\":{\"auth_token\":\"" + token(signing, "k1", claims(tenant)) + "\"},"
-        + "\"version\":2,\"manifest_path\":\"j/2\"}";
+    assertThat(post(bearer, "/v1/table/jwt%24t/version/list", "null").assertOk().get("versions"))
+        .hasSize(1);
+    String inBody =
+        "{\"identity\":{\"auth_token\":\""
+            + token(signing, "k1", claims(tenant))
+            + "\"},"
+            + "\"version\":2,\"manifest_path\":\"j/2\"}";
     post(null, "/v1/table/jwt%24t/version/create", inBody).assertOk();
   }
 
@@ -141,13 +164,14 @@ class BearerTokenIT {
     otherIssuer.put("iss", "https://evil.test");
     Map<String, Object> otherAudience = claims(tenant);
     otherAudience.put("aud", "someone-else");
-    for (String token : List.of(
-        token(signing, "k1", expired),
-        token(rsa(), "k1", claims(tenant)),
-        token(signing, "k1", otherIssuer),
-        token(signing, "k1", otherAudience),
-        "not.a.jwt",
-        "garbage")) {
+    for (String token :
+        List.of(
+            token(signing, "k1", expired),
+            token(rsa(), "k1", claims(tenant)),
+            token(signing, "k1", otherIssuer),
+            token(signing, "k1", otherAudience),
+            "not.a.jwt",
+            "garbage")) {
       post("Bearer " + token, "/v1/namespace/nope/describe", "{}").assertError(401, 16);
     }
     post("Basic dXNlcjpwYXNz", "/v1/namespace/nope/describe", "{}").assertError(401, 16);
@@ -156,21 +180,28 @@ class BearerTokenIT {
 
   @Test
   void aValidTokenWithoutAKnownTenantIs403() throws Exception {
-    post("Bearer " + token(signing, "k1", claims(null)), "/v1/namespace/nope/describe", "{}").assertError(403, 15);
-    post("Bearer " + token(signing, "k1", claims("no-such-tenant")), "/v1/namespace/nope/describe", "{}")
+    post("Bearer " + token(signing, "k1", claims(null)), "/v1/namespace/nope/describe", "{}")
+        .assertError(403, 15);
+    post(
+            "Bearer " + token(signing, "k1", claims("no-such-tenant")),
+            "/v1/namespace/nope/describe",
+            "{}")
         .assertError(403, 15);
   }
 
   @Test
   void anApiKeyHeaderWinsOverABearerToken() throws Exception {
     String otherKey = gw.newTenant("jwt-other");
-    HttpRequest request = HttpRequest.newBuilder(URI.create(gw.baseUrl + "/v1/namespace/keyed/create"))
-        .header("x-api-key", otherKey)
-        .header("Authorization", "Bearer " + token(signing, "k1", claims(tenant)))
-        .POST(HttpRequest.BodyPublishers.ofString("{}")).build();
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(gw.baseUrl + "/v1/namespace/keyed/create"))
+            .header("x-api-key", otherKey)
+            .header("Authorization", "Bearer " + token(signing, "k1", claims(tenant)))
+            .POST(HttpRequest.BodyPublishers.ofString("{}"))
+            .build();
     Api.send(request).assertOk();
     gw.api(otherKey).post("/v1/namespace/keyed/exists", "{}").assertOk();
-    post("Bearer " + token(signing, "k1", claims(tenant)), "/v1/namespace/keyed/exists", "{}").assertError(404, 1);
+    post("Bearer " + token(signing, "k1", claims(tenant)), "/v1/namespace/keyed/exists", "{}")
+        .assertError(404, 1);
   }
 
   @Test

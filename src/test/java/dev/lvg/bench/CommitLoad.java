@@ -26,9 +26,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.lance.namespace.RestAdapter;
 
 /**
- * Load for {@code version/create} with real staging manifests, the way Lance writers commit:
- * write a staging manifest into the table's {@code _versions/}, then ask the server to commit it.
- * Runs against the gateway (finalize mode, in this process, on the PostgreSQL given) or against the
+ * Load for {@code version/create} with real staging manifests, the way Lance writers commit: write
+ * a staging manifest into the table's {@code _versions/}, then ask the server to commit it. Runs
+ * against the gateway (finalize mode, in this process, on the PostgreSQL given) or against the
  * upstream reference server (lance-core's RestAdapter), both finalizing on local disk.
  *
  * <pre>
@@ -38,8 +38,8 @@ import org.lance.namespace.RestAdapter;
  * Without RATE the load is a closed loop of CLIENTS writers, each committing its own tables one
  * version at a time; with RATE (requests per second) requests start on a fixed schedule whatever
  * the answers (open loop), and latency counts from the scheduled start. Both targets first get
- * {@link #WARM_UP_SECONDS} of the same load, unrecorded (the gateway's JIT compiles then). Prints one
- * line of results.
+ * {@link #WARM_UP_SECONDS} of the same load, unrecorded (the gateway's JIT compiles then). Prints
+ * one line of results.
  */
 public final class CommitLoad {
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -47,7 +47,8 @@ public final class CommitLoad {
   private static final byte[] MANIFEST = new byte[400];
   private static final int WARM_UP_SECONDS = 5;
 
-  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   private final String baseUrl;
   private final Map<String, String> headers;
   private final List<Path> versionDirs = new ArrayList<>();
@@ -87,8 +88,18 @@ public final class CommitLoad {
       server = gateway;
       load = new CommitLoad("http://127.0.0.1:2435", Map.of("x-api-key", KEY), tables);
     } else {
-      RestAdapter adapter = new RestAdapter("dir", Map.of("root", root.toString(), "manifest_enabled", "true",
-          "table_version_tracking_enabled", "true"), "127.0.0.1", 0);
+      RestAdapter adapter =
+          new RestAdapter(
+              "dir",
+              Map.of(
+                  "root",
+                  root.toString(),
+                  "manifest_enabled",
+                  "true",
+                  "table_version_tracking_enabled",
+                  "true"),
+              "127.0.0.1",
+              0);
       adapter.start();
       server = adapter::stop;
       load = new CommitLoad("http://127.0.0.1:" + adapter.getPort(), Map.of(), tables);
@@ -99,7 +110,9 @@ public final class CommitLoad {
       load.recording = true;
       long started = System.nanoTime();
       load.run(clients, seconds, rate);
-      load.report(target, rate > 0 ? "open " + (long) rate + "/s" : "closed " + clients,
+      load.report(
+          target,
+          rate > 0 ? "open " + (long) rate + "/s" : "closed " + clients,
           (System.nanoTime() - started) / 1e9);
     } finally {
       server.close();
@@ -107,8 +120,10 @@ public final class CommitLoad {
   }
 
   private HttpResponse<String> post(String path, String body) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
-        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(baseUrl + path))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body));
     headers.forEach(request::header);
     return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
@@ -116,9 +131,12 @@ public final class CommitLoad {
   private void declare(int tables) throws Exception {
     post("/v1/namespace/bench/create", "{}");
     for (int t = 0; t < tables; t++) {
-      JsonNode declared = MAPPER.readTree(post("/v1/table/bench%24t" + t + "/declare", "{}").body());
+      JsonNode declared =
+          MAPPER.readTree(post("/v1/table/bench%24t" + t + "/declare", "{}").body());
       String location = declared.get("location").asText();
-      Path dir = (location.startsWith("file:") ? Path.of(URI.create(location)) : Path.of(location)).resolve("_versions");
+      Path dir =
+          (location.startsWith("file:") ? Path.of(URI.create(location)) : Path.of(location))
+              .resolve("_versions");
       Files.createDirectories(dir);
       versionDirs.add(dir);
     }
@@ -130,10 +148,19 @@ public final class CommitLoad {
     synchronized (nextVersion) {
       version = nextVersion[table]++;
     }
-    Path staging = versionDirs.get(table).resolve(Manifests.finalName(version, "V2") + "-" + UUID.randomUUID());
+    Path staging =
+        versionDirs
+            .get(table)
+            .resolve(Manifests.finalName(version, "V2") + "-" + UUID.randomUUID());
     Files.write(staging, MANIFEST);
-    String body = "{\"version\":" + version + ",\"manifest_path\":\"" + staging.toString().substring(1)
-        + "\",\"manifest_size\":" + MANIFEST.length + ",\"naming_scheme\":\"V2\"}";
+    String body =
+        "{\"version\":"
+            + version
+            + ",\"manifest_path\":\""
+            + staging.toString().substring(1)
+            + "\",\"manifest_size\":"
+            + MANIFEST.length
+            + ",\"naming_scheme\":\"V2\"}";
     return post("/v1/table/bench%24t" + table + "/version/create", body).statusCode();
   }
 
@@ -153,27 +180,31 @@ public final class CommitLoad {
     statuses.merge(status, 1L, Long::sum);
   }
 
-  /** Each client commits its own tables (t = client, client + clients, ...) one version at a time. */
+  /**
+   * Each client commits its own tables (t = client, client + clients, ...) one version at a time.
+   */
   private void closedLoop(int clients, int seconds) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
     List<Thread> threads = new ArrayList<>();
     for (int c = 0; c < clients; c++) {
       int client = c;
-      Thread thread = new Thread(() -> {
-        int i = 0;
-        List<Integer> mine = new ArrayList<>();
-        for (int t = client; t < versionDirs.size(); t += clients) {
-          mine.add(t);
-        }
-        while (System.nanoTime() < deadline) {
-          long start = System.nanoTime();
-          try {
-            record(commit(mine.get(i++ % mine.size())), start);
-          } catch (Exception e) {
-            record(-1, start);
-          }
-        }
-      });
+      Thread thread =
+          new Thread(
+              () -> {
+                int i = 0;
+                List<Integer> mine = new ArrayList<>();
+                for (int t = client; t < versionDirs.size(); t += clients) {
+                  mine.add(t);
+                }
+                while (System.nanoTime() < deadline) {
+                  long start = System.nanoTime();
+                  try {
+                    record(commit(mine.get(i++ % mine.size())), start);
+                  } catch (Exception e) {
+                    record(-1, start);
+                  }
+                }
+              });
       thread.start();
       threads.add(thread);
     }
@@ -191,22 +222,27 @@ public final class CommitLoad {
     ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
     var workers = Executors.newCachedThreadPool();
     long first = System.nanoTime();
-    clock.scheduleAtFixedRate(() -> {
-      long n = issued.getAndIncrement();
-      if (n >= total) {
-        return;
-      }
-      long scheduled = first + n * intervalNanos;
-      workers.submit(() -> {
-        try {
-          record(commit((int) (n % versionDirs.size())), scheduled);
-        } catch (Exception e) {
-          record(-1, scheduled);
-        } finally {
-          done.countDown();
-        }
-      });
-    }, 0, intervalNanos, TimeUnit.NANOSECONDS);
+    clock.scheduleAtFixedRate(
+        () -> {
+          long n = issued.getAndIncrement();
+          if (n >= total) {
+            return;
+          }
+          long scheduled = first + n * intervalNanos;
+          workers.submit(
+              () -> {
+                try {
+                  record(commit((int) (n % versionDirs.size())), scheduled);
+                } catch (Exception e) {
+                  record(-1, scheduled);
+                } finally {
+                  done.countDown();
+                }
+              });
+        },
+        0,
+        intervalNanos,
+        TimeUnit.NANOSECONDS);
     done.await(seconds + 120L, TimeUnit.SECONDS);
     clock.shutdownNow();
     workers.shutdown();
@@ -215,9 +251,17 @@ public final class CommitLoad {
   private void report(String target, String mode, double elapsedSeconds) {
     long[] sorted = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
     long ok = statuses.getOrDefault(200, 0L);
-    System.out.printf("LVG-LOAD target=%s mode=%s commits/s=%.0f ok=%d statuses=%s p50=%.2f p90=%.2f p99=%.2f p99.9=%.2f%n",
-        target, mode.replace(' ', '_'), ok / elapsedSeconds, ok, statuses, percentile(sorted, 50),
-        percentile(sorted, 90), percentile(sorted, 99), percentile(sorted, 99.9));
+    System.out.printf(
+        "LVG-LOAD target=%s mode=%s commits/s=%.0f ok=%d statuses=%s p50=%.2f p90=%.2f p99=%.2f p99.9=%.2f%n",
+        target,
+        mode.replace(' ', '_'),
+        ok / elapsedSeconds,
+        ok,
+        statuses,
+        percentile(sorted, 50),
+        percentile(sorted, 90),
+        percentile(sorted, 99),
+        percentile(sorted, 99.9));
   }
 
   private static double percentile(long[] sorted, double p) {

@@ -24,18 +24,36 @@ class CatalogIT {
   void namespaceLifecycle() {
     api.post("/v1/namespace/sales/exists", "{}").assertError(404, 1);
     api.post("/v1/namespace/sales/describe", "{}").assertError(404, 1);
-    JsonNode created = api.post("/v1/namespace/sales/create", "{\"properties\":{\"owner\":\"ana\"}}").assertOk();
+    JsonNode created =
+        api.post("/v1/namespace/sales/create", "{\"properties\":{\"owner\":\"ana\"}}").assertOk();
     assertThat(created.get("properties").get("owner").asText()).isEqualTo("ana");
     Api.Response exists = api.post("/v1/namespace/sales/exists", "{}");
     assertThat(exists.status()).isEqualTo(200);
     assertThat(exists.text()).isEmpty();
-    assertThat(api.post("/v1/namespace/sales/describe", "{\"id\":[\"sales\"]}").assertOk()
-        .get("properties").get("owner").asText()).isEqualTo("ana");
+    assertThat(
+            api.post("/v1/namespace/sales/describe", "{\"id\":[\"sales\"]}")
+                .assertOk()
+                .get("properties")
+                .get("owner")
+                .asText())
+        .isEqualTo("ana");
     api.post("/v1/namespace/sales/create", "{}").assertError(409, 2);
-    assertThat(api.post("/v1/namespace/sales/create", "{\"mode\":\"exist_ok\"}").assertOk()
-        .get("properties").get("owner").asText()).isEqualTo("ana");
-    assertThat(api.post("/v1/namespace/sales/create", "{\"mode\":\"Overwrite\",\"properties\":{\"owner\":\"bo\"}}")
-        .assertOk().get("properties").get("owner").asText()).isEqualTo("bo");
+    assertThat(
+            api.post("/v1/namespace/sales/create", "{\"mode\":\"exist_ok\"}")
+                .assertOk()
+                .get("properties")
+                .get("owner")
+                .asText())
+        .isEqualTo("ana");
+    assertThat(
+            api.post(
+                    "/v1/namespace/sales/create",
+                    "{\"mode\":\"Overwrite\",\"properties\":{\"owner\":\"bo\"}}")
+                .assertOk()
+                .get("properties")
+                .get("owner")
+                .asText())
+        .isEqualTo("bo");
     api.post("/v1/namespace/sales/create", "{\"mode\":\"sometimes\"}").assertError(400, 13);
     api.post("/v1/namespace/%24/create", "{}").assertError(409, 2);
     assertThat(api.post("/v1/namespace/%24/describe", "{}").status()).isEqualTo(200);
@@ -47,8 +65,10 @@ class CatalogIT {
     api.post("/v1/namespace/a/create", "{}").assertOk();
     api.post("/v1/namespace/a%24b/create", "{}").assertOk();
     api.post("/v1/namespace/a.c/create?delimiter=.", "{}").assertOk();
-    assertThat(names(api.get("/v1/namespace/a/list").assertOk(), "namespaces")).containsExactly("b", "c");
-    assertThat(names(api.get("/v1/namespace/%24/list").assertOk(), "namespaces")).containsExactly("a");
+    assertThat(names(api.get("/v1/namespace/a/list").assertOk(), "namespaces"))
+        .containsExactly("b", "c");
+    assertThat(names(api.get("/v1/namespace/%24/list").assertOk(), "namespaces"))
+        .containsExactly("a");
     api.get("/v1/namespace/zzz/list").assertError(404, 1);
     api.post("/v1/namespace/a/create", "{\"mode\":\"overwrite\"}").assertError(409, 3);
     api.post("/v1/namespace/x.lance/create", "{}").assertError(400, 13);
@@ -77,7 +97,8 @@ class CatalogIT {
     String token = null;
     int pages = 0;
     do {
-      JsonNode page = api.get(path + "?limit=3" + (token == null ? "" : "&page_token=" + token)).assertOk();
+      JsonNode page =
+          api.get(path + "?limit=3" + (token == null ? "" : "&page_token=" + token)).assertOk();
       assertThat(page.get(field).size()).isLessThanOrEqualTo(3);
       all.addAll(names(page, field));
       token = page.has("page_token") ? page.get("page_token").asText() : null;
@@ -99,15 +120,19 @@ class CatalogIT {
     api.post("/v1/namespace/db/create", "{}").assertOk();
     api.post("/v1/table/db%24users/exists", "{}").assertError(404, 4);
     api.post("/v1/table/db%24users/describe", "{}").assertError(404, 4);
-    JsonNode declared = api.post("/v1/table/db%24users/declare", "{\"properties\":{\"team\":\"core\"}}").assertOk();
+    JsonNode declared =
+        api.post("/v1/table/db%24users/declare", "{\"properties\":{\"team\":\"core\"}}").assertOk();
     assertThat(declared.get("managed_versioning").booleanValue()).isTrue();
     assertThat(declared.get("location").asText()).endsWith("/db/users.lance");
     assertThat(declared.get("storage_options").isObject()).isTrue();
     api.post("/v1/table/db%24users/declare", "{}").assertError(409, 5);
     assertThat(api.post("/v1/table/db%24users/exists", "{}").status()).isEqualTo(200);
 
-    JsonNode described = api.post("/v1/table/db%24users/describe?with_table_uri=true&check_declared=true",
-        "{\"context\":{},\"id\":[\"db\",\"users\"],\"with_table_uri\":false,\"check_declared\":false}").assertOk();
+    JsonNode described =
+        api.post(
+                "/v1/table/db%24users/describe?with_table_uri=true&check_declared=true",
+                "{\"context\":{},\"id\":[\"db\",\"users\"],\"with_table_uri\":false,\"check_declared\":false}")
+            .assertOk();
     assertThat(described.get("location").asText()).isEqualTo(declared.get("location").asText());
     assertThat(described.get("managed_versioning").booleanValue()).isTrue();
     assertThat(described.get("table").asText()).isEqualTo("users");
@@ -117,7 +142,8 @@ class CatalogIT {
     assertThat(described.get("properties").get("team").asText()).isEqualTo("core");
 
     api.post("/v1/table/db%24users/version/create", Api.createBody(1, "u/1")).assertOk();
-    assertThat(api.post("/v1/table/db%24users/describe", "{}").assertOk().get("version").longValue())
+    assertThat(
+            api.post("/v1/table/db%24users/describe", "{}").assertOk().get("version").longValue())
         .isEqualTo(1);
 
     JsonNode deregistered = api.post("/v1/table/db%24users/deregister", "{}").assertOk();
@@ -129,22 +155,38 @@ class CatalogIT {
   @Test
   void registeredLocationsStayInsideTheTenantsPrefix() {
     api.post("/v1/namespace/r/create", "{}").assertOk();
-    String prefix = api.post("/v1/table/r%24probe/declare", "{}").assertOk().get("location").asText()
-        .replace("/r/probe.lance", "");
-    JsonNode registered = api.post("/v1/table/r%24ext/register",
-        "{\"location\":\"" + prefix + "/elsewhere/ext.lance\"}").assertOk();
+    String prefix =
+        api.post("/v1/table/r%24probe/declare", "{}")
+            .assertOk()
+            .get("location")
+            .asText()
+            .replace("/r/probe.lance", "");
+    JsonNode registered =
+        api.post(
+                "/v1/table/r%24ext/register",
+                "{\"location\":\"" + prefix + "/elsewhere/ext.lance\"}")
+            .assertOk();
     assertThat(registered.get("location").asText()).isEqualTo(prefix + "/elsewhere/ext.lance");
-    api.post("/v1/table/r%24ext/register", "{\"location\":\"" + prefix + "/x.lance\"}").assertError(409, 5);
-    api.post("/v1/table/r%24ext/register", "{\"location\":\"" + prefix + "/x.lance\",\"mode\":\"overwrite\"}")
+    api.post("/v1/table/r%24ext/register", "{\"location\":\"" + prefix + "/x.lance\"}")
+        .assertError(409, 5);
+    api.post(
+            "/v1/table/r%24ext/register",
+            "{\"location\":\"" + prefix + "/x.lance\",\"mode\":\"overwrite\"}")
         .assertOk();
     api.post("/v1/table/r%24bad/register", "{\"location\":\"/etc/passwd\"}").assertError(400, 13);
     api.post("/v1/table/r%24bad/register", "{\"location\":\"" + prefix + "/../other/t.lance\"}")
         .assertError(400, 13);
     api.post("/v1/table/r%24bad/register", "{}").assertError(400, 13);
-    assertThat(api.post("/v1/table/r%24rel/register", "{\"location\":\"imports/rel.lance\"}").assertOk()
-        .get("location").asText()).isEqualTo(prefix + "/imports/rel.lance");
-    api.post("/v1/table/r%24bad/register", "{\"location\":\"../escape.lance\"}").assertError(400, 13);
-    api.post("/v1/table/r%24bad/declare", "{\"location\":\"s3://someone-else/t.lance\"}").assertError(400, 13);
+    assertThat(
+            api.post("/v1/table/r%24rel/register", "{\"location\":\"imports/rel.lance\"}")
+                .assertOk()
+                .get("location")
+                .asText())
+        .isEqualTo(prefix + "/imports/rel.lance");
+    api.post("/v1/table/r%24bad/register", "{\"location\":\"../escape.lance\"}")
+        .assertError(400, 13);
+    api.post("/v1/table/r%24bad/declare", "{\"location\":\"s3://someone-else/t.lance\"}")
+        .assertError(400, 13);
     api.post("/v1/table/r%2Fbad/declare", "{}").assertError(400, 13);
   }
 
@@ -167,7 +209,9 @@ class CatalogIT {
     api.post("/v1/namespace/%24/drop", "{}").assertError(400, 13);
 
     api.post("/v1/namespace/e/create", "{\"properties\":{\"k\":\"v\"}}").assertOk();
-    assertThat(api.post("/v1/namespace/e/drop", "{}").assertOk().get("properties").get("k").asText()).isEqualTo("v");
+    assertThat(
+            api.post("/v1/namespace/e/drop", "{}").assertOk().get("properties").get("k").asText())
+        .isEqualTo("v");
     api.post("/v1/namespace/e/create", "{}").assertOk();
   }
 
@@ -183,12 +227,14 @@ class CatalogIT {
     List<String> all = new ArrayList<>();
     String token = null;
     do {
-      JsonNode page = api.get("/v1/table?limit=2" + (token == null ? "" : "&page_token=" + token)).assertOk();
+      JsonNode page =
+          api.get("/v1/table?limit=2" + (token == null ? "" : "&page_token=" + token)).assertOk();
       all.addAll(names(page, "tables"));
       token = page.has("page_token") ? page.get("page_token").asText() : null;
     } while (token != null);
     assertThat(all).containsExactly("top", "x$t1", "x$y$t3");
-    assertThat(names(api.get("/v1/table?delimiter=.").assertOk(), "tables")).containsExactly("top", "x.t1", "x.y.t3");
+    assertThat(names(api.get("/v1/table?delimiter=.").assertOk(), "tables"))
+        .containsExactly("top", "x.t1", "x.y.t3");
     assertThat(gw.api(gw.newTenant("empty")).get("/v1/table").assertOk().get("tables")).isEmpty();
   }
 

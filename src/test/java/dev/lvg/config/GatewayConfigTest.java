@@ -18,36 +18,49 @@ class GatewayConfigTest {
     assertThat(config.managementPort()).isEqualTo(2334);
     assertThat(config.embeddedDatabase()).isTrue();
     assertThat(config.dataDir()).isEqualTo(Path.of("./data").toAbsolutePath().normalize());
-    assertThat(config.storageRoot()).isEqualTo("file://" + config.dataDir().resolve("tables"));
+    assertThat(config.storageRoot().uri())
+        .isEqualTo("file://" + config.dataDir().resolve("tables"));
     assertThat(config.bootstrapTenant()).isNull();
   }
 
   @Test
   void environmentOverridesTheFile(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("gw.properties");
-    Files.writeString(file, "LVG_PORT=4000\nLVG_DB_POOL_SIZE=3\nLVG_STORAGE_ROOT=s3://bucket/prefix/\n");
-    GatewayConfig config = GatewayConfig.load(Map.of(
-        "LVG_CONFIG", file.toString(), "LVG_PORT", "5000", "LVG_DB_URL", "postgresql://u:p@h:5432/d",
-        "UNRELATED", "x"));
+    Files.writeString(
+        file, "LVG_PORT=4000\nLVG_DB_POOL_SIZE=3\nLVG_STORAGE_ROOT=s3://bucket/prefix/\n");
+    GatewayConfig config =
+        GatewayConfig.load(
+            Map.of(
+                "LVG_CONFIG",
+                file.toString(),
+                "LVG_PORT",
+                "5000",
+                "LVG_DB_URL",
+                "postgresql://u:p@h:5432/d",
+                "UNRELATED",
+                "x"));
     assertThat(config.port()).isEqualTo(5000);
     assertThat(config.dbPoolSize()).isEqualTo(3);
-    assertThat(config.storageRoot()).isEqualTo("s3://bucket/prefix");
+    assertThat(config.storageRoot().uri()).isEqualTo("s3://bucket/prefix");
     assertThat(config.embeddedDatabase()).isFalse();
   }
 
   @Test
   void badValuesNameTheirKey(@TempDir Path dir) throws Exception {
     assertThatThrownBy(() -> GatewayConfig.fromSettings(Map.of("LVG_PORT", "http")))
-        .isInstanceOf(ConfigException.class).hasMessageContaining("LVG_PORT");
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("LVG_PORT");
     assertThatThrownBy(() -> GatewayConfig.fromSettings(Map.of("LVG_PORT", "70000")))
         .hasMessageContaining("LVG_PORT");
     assertThatThrownBy(() -> GatewayConfig.fromSettings(Map.of("LVG_DB_URL", "mysql://x")))
         .hasMessageContaining("LVG_DB_URL");
     assertThatThrownBy(() -> GatewayConfig.fromSettings(Map.of("LVG_BOOTSTRAP_TENANT", "t")))
         .hasMessageContaining("LVG_BOOTSTRAP_API_KEY");
-    assertThatThrownBy(() -> GatewayConfig.fromSettings(Map.of("LVG_STORAGE_ROOT", "relative/path")))
+    assertThatThrownBy(
+            () -> GatewayConfig.fromSettings(Map.of("LVG_STORAGE_ROOT", "relative/path")))
         .hasMessageContaining("LVG_STORAGE_ROOT");
-    assertThatThrownBy(() -> GatewayConfig.load(Map.of("LVG_CONFIG", dir.resolve("missing").toString())))
+    assertThatThrownBy(
+            () -> GatewayConfig.load(Map.of("LVG_CONFIG", dir.resolve("missing").toString())))
         .hasMessageContaining("LVG_CONFIG");
     Path file = dir.resolve("typo.properties");
     Files.writeString(file, "LVG_PORT=1\nPORT=2\n");
@@ -67,23 +80,37 @@ class GatewayConfigTest {
     Path file = dir.resolve("secret.properties");
     Files.writeString(file, "LVG_S3_SECRET_ACCESS_KEY=hunter2\n");
     assertThatThrownBy(() -> GatewayConfig.load(Map.of("LVG_CONFIG", file.toString())))
-        .hasMessageContaining("LVG_S3_SECRET_ACCESS_KEY").hasMessageNotContaining("hunter2");
-    GatewayConfig config = GatewayConfig.load(Map.of("LVG_STORAGE_ROOT", "s3://bucket/root",
-        "LVG_S3_ACCESS_KEY_ID", "AKIA", "LVG_S3_SECRET_ACCESS_KEY", "hunter2",
-        "LVG_BOOTSTRAP_TENANT", "t", "LVG_BOOTSTRAP_API_KEY", "very-secret-key"));
+        .hasMessageContaining("LVG_S3_SECRET_ACCESS_KEY")
+        .hasMessageNotContaining("hunter2");
+    GatewayConfig config =
+        GatewayConfig.load(
+            Map.of(
+                "LVG_STORAGE_ROOT",
+                "s3://bucket/root",
+                "LVG_S3_ACCESS_KEY_ID",
+                "AKIA",
+                "LVG_S3_SECRET_ACCESS_KEY",
+                "hunter2",
+                "LVG_BOOTSTRAP_TENANT",
+                "t",
+                "LVG_BOOTSTRAP_API_KEY",
+                "very-secret-key"));
     assertThat(config.s3().secretAccessKey()).isEqualTo("hunter2");
-    assertThat(config.s3Bucket()).isEqualTo("bucket");
+    assertThat(config.storageRoot().bucket()).isEqualTo("bucket");
     assertThat(config.toString()).doesNotContain("hunter2").doesNotContain("very-secret-key");
   }
 
   @Test
   void storageSettingsAreValidated() {
     assertThat(GatewayConfig.fromSettings(Map.of()).finalizeManifests()).isTrue();
-    assertThat(GatewayConfig.fromSettings(Map.of("LVG_MANIFEST_MODE", "record")).finalizeManifests()).isFalse();
+    assertThat(
+            GatewayConfig.fromSettings(Map.of("LVG_MANIFEST_MODE", "record")).finalizeManifests())
+        .isFalse();
     assertThatThrownBy(() -> GatewayConfig.fromSettings(Map.of("LVG_MANIFEST_MODE", "sometimes")))
         .hasMessageContaining("LVG_MANIFEST_MODE");
-    assertThatThrownBy(() -> GatewayConfig.fromSettings(Map.of("LVG_STORAGE_ROOT", "s3:///nobucket")))
+    assertThatThrownBy(
+            () -> GatewayConfig.fromSettings(Map.of("LVG_STORAGE_ROOT", "s3:///nobucket")))
         .hasMessageContaining("LVG_STORAGE_ROOT");
-    assertThat(GatewayConfig.fromSettings(Map.of()).s3Bucket()).isNull();
+    assertThat(GatewayConfig.fromSettings(Map.of()).storageRoot().bucket()).isNull();
   }
 }

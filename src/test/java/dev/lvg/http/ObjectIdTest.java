@@ -25,9 +25,13 @@ class ObjectIdTest {
 
   @Test
   void rejectsPartsThatCannotBeNames() {
-    for (String id : new String[] {"a$$b", "$a", "a$", "a$..", "a$.", "a/b", "a$b\\c", "x\u0001y", ""}) {
-      assertThatThrownBy(() -> ObjectId.parse(id, "$")).as(id).isInstanceOf(ApiException.class)
-          .extracting(e -> ((ApiException) e).errorCode()).isEqualTo(ErrorCode.INVALID_INPUT);
+    for (String id :
+        new String[] {"a$$b", "$a", "a$", "a$..", "a$.", "a/b", "a$b\\c", "x\u0001y", ""}) {
+      assertThatThrownBy(() -> ObjectId.parse(id, "$"))
+          .as(id)
+          .isInstanceOf(ApiException.class)
+          .extracting(e -> ((ApiException) e).errorCode())
+          .isEqualTo(ErrorCode.INVALID_INPUT);
     }
     assertThatThrownBy(() -> ObjectId.parse("a".repeat(257), "$")).isInstanceOf(ApiException.class);
   }

@@ -23,6 +23,7 @@ class PagingTest {
     assertThat(Paging.decode(null)).isNull();
     assertThatThrownBy(() -> Paging.decode("not base64!")).isInstanceOf(ApiException.class);
     assertThatThrownBy(() -> Paging.decode("aGVsbG8")).isInstanceOf(ApiException.class);
-    assertThatThrownBy(() -> Paging.decodeLong(Paging.encode("x"))).isInstanceOf(ApiException.class);
+    assertThatThrownBy(() -> Paging.decodeLong(Paging.encode("x")))
+        .isInstanceOf(ApiException.class);
   }
 }

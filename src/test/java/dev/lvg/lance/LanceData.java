@@ -20,7 +20,8 @@ import org.lance.namespace.LanceNamespace;
 /** Rows of ids written to table {@code ns1$events} by a real Lance writer. */
 public final class LanceData {
   public static final List<String> TABLE = List.of("ns1", "events");
-  private static final Schema SCHEMA = new Schema(List.of(Field.nullable("id", new ArrowType.Int(64, true))));
+  private static final Schema SCHEMA =
+      new Schema(List.of(Field.nullable("id", new ArrowType.Int(64, true))));
 
   private LanceData() {}
 
@@ -45,11 +46,22 @@ public final class LanceData {
   }
 
   /** Commits {@code count} rows through the namespace; returns the version the write created. */
-  public static long write(BufferAllocator allocator, LanceNamespace namespace, WriteParams.WriteMode mode,
-      long first, int count) throws Exception {
+  public static long write(
+      BufferAllocator allocator,
+      LanceNamespace namespace,
+      WriteParams.WriteMode mode,
+      long first,
+      int count)
+      throws Exception {
     try (ArrowReader reader = rows(allocator, first, count);
-        Dataset dataset = Dataset.write().allocator(allocator).reader(reader).namespaceClient(namespace)
-            .tableId(TABLE).mode(mode).execute()) {
+        Dataset dataset =
+            Dataset.write()
+                .allocator(allocator)
+                .reader(reader)
+                .namespaceClient(namespace)
+                .tableId(TABLE)
+                .mode(mode)
+                .execute()) {
       return dataset.version();
     }
   }

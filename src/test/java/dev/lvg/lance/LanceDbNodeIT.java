@@ -14,9 +14,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * LanceDB for Node ({@code @lancedb/lancedb@0.31.0}, pinned by the lock file in
- * {@code src/test/node/lancedb-smoke}) creates a table, adds rows, opens it, lists its versions and
- * checks out version 1 through the gateway, which finalizes every manifest.
+ * LanceDB for Node ({@code @lancedb/lancedb@0.31.0}, pinned by the lock file in {@code
+ * src/test/node/lancedb-smoke}) creates a table, adds rows, opens it, lists its versions and checks
+ * out version 1 through the gateway, which finalizes every manifest.
  */
 class LanceDbNodeIT {
   private static final Path PROJECT = Path.of("src/test/node/lancedb-smoke");
@@ -38,7 +38,8 @@ class LanceDbNodeIT {
     assertThat(result.get("versions").toString()).isEqualTo("[1,2]");
     assertThat(result.get("rowsAtVersion1").intValue()).isEqualTo(2);
 
-    JsonNode versions = api.post("/v1/table/ns1%24events/version/list", null).assertOk().get("versions");
+    JsonNode versions =
+        api.post("/v1/table/ns1%24events/version/list", null).assertOk().get("versions");
     assertThat(versions).hasSize(2);
     for (JsonNode version : versions) {
       assertThat(version.get("manifest_path").asText()).matches(".*/_versions/\\d{20}\\.manifest");
@@ -48,14 +49,20 @@ class LanceDbNodeIT {
 
   private static String run(List<String> command, long timeoutSeconds) throws Exception {
     Path log = Files.createTempFile("lancedb-node-", ".log");
-    Process process = new ProcessBuilder(command).directory(PROJECT.toFile()).redirectErrorStream(true)
-        .redirectOutput(log.toFile()).start();
+    Process process =
+        new ProcessBuilder(command)
+            .directory(PROJECT.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
     boolean finished = process.waitFor(timeoutSeconds, TimeUnit.SECONDS);
     if (!finished) {
       process.destroyForcibly();
     }
     String text = Files.readString(log, StandardCharsets.UTF_8);
-    assertThat(finished).as("%s finished within %d s; output:%n%s", command, timeoutSeconds, text).isTrue();
+    assertThat(finished)
+        .as("%s finished within %d s; output:%n%s", command, timeoutSeconds, text)
+        .isTrue();
     assertThat(process.exitValue()).as("%s exit code; output:%n%s", command, text).isZero();
     return text;
   }

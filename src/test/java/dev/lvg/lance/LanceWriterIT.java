@@ -48,8 +48,8 @@ class LanceWriterIT {
     return namespace;
   }
 
-  private static void write(RestNamespace namespace, WriteParams.WriteMode mode, long first, int count)
-      throws Exception {
+  private static void write(
+      RestNamespace namespace, WriteParams.WriteMode mode, long first, int count) throws Exception {
     assertThat(LanceData.write(allocator, namespace, mode, first, count)).isPositive();
   }
 
@@ -68,13 +68,16 @@ class LanceWriterIT {
       List<CompletableFuture<Void>> appends = new ArrayList<>();
       for (int i = 0; i < APPENDERS; i++) {
         long first = 100 + i * 10L;
-        appends.add(CompletableFuture.runAsync(() -> {
-          try {
-            write(namespace(key), WriteParams.WriteMode.APPEND, first, 3);
-          } catch (Exception e) {
-            throw new IllegalStateException(e);
-          }
-        }, pool));
+        appends.add(
+            CompletableFuture.runAsync(
+                () -> {
+                  try {
+                    write(namespace(key), WriteParams.WriteMode.APPEND, first, 3);
+                  } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                  }
+                },
+                pool));
       }
       CompletableFuture.allOf(appends.toArray(CompletableFuture[]::new)).join();
     } finally {
@@ -82,13 +85,15 @@ class LanceWriterIT {
     }
 
     long versions = 2 + APPENDERS;
-    JsonNode listed = api.post("/v1/table/ns1%24events/version/list", null).assertOk().get("versions");
+    JsonNode listed =
+        api.post("/v1/table/ns1%24events/version/list", null).assertOk().get("versions");
     assertThat(listed).hasSize((int) versions);
     for (int i = 0; i < versions; i++) {
       assertThat(listed.get(i).get("version").longValue()).isEqualTo(i + 1);
     }
 
-    try (Dataset latest = Dataset.open().allocator(allocator).namespaceClient(namespace).tableId(TABLE).build()) {
+    try (Dataset latest =
+        Dataset.open().allocator(allocator).namespaceClient(namespace).tableId(TABLE).build()) {
       assertThat(latest.version()).isEqualTo(versions);
       assertThat(latest.countRows()).isEqualTo(10 + 5 + APPENDERS * 3);
       for (long v = 1; v <= versions; v++) {
@@ -99,13 +104,21 @@ class LanceWriterIT {
       }
     }
 
-    Path location = Path.of(api.post("/v1/table/ns1%24events/describe", "{}").assertOk().get("location").asText());
+    Path location =
+        Path.of(
+            api.post("/v1/table/ns1%24events/describe", "{}").assertOk().get("location").asText());
     List<String> manifests;
     try (var files = Files.list(location.resolve("_versions"))) {
-      manifests = files.map(file -> file.getFileName().toString()).filter(name -> name.contains(".manifest"))
-          .sorted().toList();
+      manifests =
+          files
+              .map(file -> file.getFileName().toString())
+              .filter(name -> name.contains(".manifest"))
+              .sorted()
+              .toList();
     }
-    assertThat(manifests).as("final manifests only, no staging ones").hasSize((int) versions)
+    assertThat(manifests)
+        .as("final manifests only, no staging ones")
+        .hasSize((int) versions)
         .allMatch(name -> name.matches("\\d{20}\\.manifest"));
     for (JsonNode version : listed) {
       assertThat(Path.of("/" + version.get("manifest_path").asText())).exists();
@@ -120,11 +133,22 @@ class LanceWriterIT {
 
     String intruderKey = gw.newTenant("intruder");
     RestNamespace intruder = namespace(intruderKey);
-    assertThatThrownBy(() -> Dataset.open().allocator(allocator).namespaceClient(intruder).tableId(TABLE).build())
+    assertThatThrownBy(
+            () ->
+                Dataset.open()
+                    .allocator(allocator)
+                    .namespaceClient(intruder)
+                    .tableId(TABLE)
+                    .build())
         .isInstanceOf(RuntimeException.class);
     assertThatThrownBy(() -> write(intruder, WriteParams.WriteMode.APPEND, 10, 2))
         .isInstanceOf(RuntimeException.class);
-    try (Dataset mine = Dataset.open().allocator(allocator).namespaceClient(namespace(owner)).tableId(TABLE).build()) {
+    try (Dataset mine =
+        Dataset.open()
+            .allocator(allocator)
+            .namespaceClient(namespace(owner))
+            .tableId(TABLE)
+            .build()) {
       assertThat(mine.version()).isEqualTo(1);
       assertThat(mine.countRows()).isEqualTo(4);
     }

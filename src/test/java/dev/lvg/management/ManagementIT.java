@@ -29,18 +29,24 @@ class ManagementIT {
 
     Api.Response metrics = get(gw.managementUrl + "/metrics");
     assertThat(metrics.status()).isEqualTo(200);
-    assertThat(metrics.raw().headers().firstValue("content-type").orElse("")).startsWith("text/plain");
-    assertThat(metric(metrics.text(), "lvg_version_create_total{outcome=\"created\"}")).isGreaterThanOrEqualTo(1);
-    assertThat(metric(metrics.text(), "lvg_version_create_total{outcome=\"replayed\"}")).isGreaterThanOrEqualTo(1);
-    assertThat(metric(metrics.text(), "lvg_version_create_total{outcome=\"conflict\"}")).isGreaterThanOrEqualTo(1);
+    assertThat(metrics.raw().headers().firstValue("content-type").orElse(""))
+        .startsWith("text/plain");
+    assertThat(metric(metrics.text(), "lvg_version_create_total{outcome=\"created\"}"))
+        .isGreaterThanOrEqualTo(1);
+    assertThat(metric(metrics.text(), "lvg_version_create_total{outcome=\"replayed\"}"))
+        .isGreaterThanOrEqualTo(1);
+    assertThat(metric(metrics.text(), "lvg_version_create_total{outcome=\"conflict\"}"))
+        .isGreaterThanOrEqualTo(1);
     assertThat(metrics.text()).contains("vertx_http_server_requests_total").contains("vertx_pool_");
     assertThat(metrics.text()).doesNotContain("key-");
   }
 
   private static double metric(String text, String series) {
-    return text.lines().filter(line -> line.startsWith(series + " "))
+    return text.lines()
+        .filter(line -> line.startsWith(series + " "))
         .mapToDouble(line -> Double.parseDouble(line.substring(series.length() + 1).trim()))
-        .findFirst().orElseThrow(() -> new AssertionError("no series " + series));
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no series " + series));
   }
 
   @Test

@@ -17,10 +17,12 @@ class OverloadIT {
 
   @Test
   void shedRequestsAre503Code17AndNeverCommit() {
-    TestGateway gw = TestGateway.dedicated(Map.of(
-        "LVG_DB_POOL_SIZE", "1",
-        "LVG_DB_QUEUE_SIZE", "2",
-        "LVG_MAX_IN_FLIGHT", "8"));
+    TestGateway gw =
+        TestGateway.dedicated(
+            Map.of(
+                "LVG_DB_POOL_SIZE", "1",
+                "LVG_DB_QUEUE_SIZE", "2",
+                "LVG_MAX_IN_FLIGHT", "8"));
     try {
       Api api = gw.api(gw.newTenant("overload"));
       api.post("/v1/namespace/o/create", "{}").assertOk();
@@ -29,10 +31,16 @@ class OverloadIT {
       }
       List<CompletableFuture<Api.Response>> calls = new ArrayList<>();
       for (int i = 0; i < TABLES; i++) {
-        calls.add(api.postAsync("/v1/table/o%24t" + i + "/version/create", Api.createBody(1, "o/" + i)));
+        calls.add(
+            api.postAsync("/v1/table/o%24t" + i + "/version/create", Api.createBody(1, "o/" + i)));
       }
-      int readyWhileLoaded = Api.send(java.net.http.HttpRequest.newBuilder(
-          java.net.URI.create(gw.managementUrl + "/health/ready")).GET().build()).status();
+      int readyWhileLoaded =
+          Api.send(
+                  java.net.http.HttpRequest.newBuilder(
+                          java.net.URI.create(gw.managementUrl + "/health/ready"))
+                      .GET()
+                      .build())
+              .status();
       int shed = 0;
       for (int i = 0; i < TABLES; i++) {
         Api.Response response = calls.get(i).join();
@@ -48,7 +56,9 @@ class OverloadIT {
         }
       }
       assertThat(shed).isPositive().isLessThan(TABLES);
-      assertThat(readyWhileLoaded).as("a saturated pool does not make the gateway unready").isEqualTo(200);
+      assertThat(readyWhileLoaded)
+          .as("a saturated pool does not make the gateway unready")
+          .isEqualTo(200);
     } finally {
       gw.gateway.close();
     }

@@ -12,8 +12,15 @@ class TenantRateLimitIT {
 
   @Test
   void aTenantOverItsRateGets503AndOthersAreUnaffected() throws Exception {
-    TestGateway gw = TestGateway.dedicated(Map.of(
-        "LVG_DB_URL", TestGateway.shared().databaseUrl(), "LVG_TENANT_RATE", "2", "LVG_TENANT_BURST", "5"));
+    TestGateway gw =
+        TestGateway.dedicated(
+            Map.of(
+                "LVG_DB_URL",
+                TestGateway.shared().databaseUrl(),
+                "LVG_TENANT_RATE",
+                "2",
+                "LVG_TENANT_BURST",
+                "5"));
     try {
       String noisyKey = gw.newTenant("noisy");
       Api noisy = gw.api(noisyKey);
@@ -34,17 +41,23 @@ class TenantRateLimitIT {
       }
       double elapsedSeconds = (System.nanoTime() - started) / 1e9;
       int refilled = (int) Math.ceil(2 * elapsedSeconds);
-      assertThat(ok).as("the burst of 5 and the tokens refilled in %.1f s", elapsedSeconds)
+      assertThat(ok)
+          .as("the burst of 5 and the tokens refilled in %.1f s", elapsedSeconds)
           .isBetween(5, 5 + refilled);
       assertThat(shed).as("a rate of 2/s cannot pass 20 requests sent this fast").isPositive();
       assertThat(shed).isEqualTo(20 - ok);
       assertThat(quiet.post("/v1/namespace/q/create", "{}").status()).isEqualTo(200);
-      try (var db = gw.jdbc(); var count = db.prepareStatement("""
+      try (var db = gw.jdbc();
+          var count =
+              db.prepareStatement(
+                  """
           SELECT count(*) FROM namespaces n JOIN api_keys k ON k.tenant_id = n.tenant_id WHERE k.key_hash = ?""")) {
         count.setString(1, dev.lvg.tenancy.TenantDirectory.hash(noisyKey));
         try (var rows = count.executeQuery()) {
           rows.next();
-          assertThat(rows.getLong(1)).as("only the requests let through wrote anything").isEqualTo(ok);
+          assertThat(rows.getLong(1))
+              .as("only the requests let through wrote anything")
+              .isEqualTo(ok);
         }
       }
     } finally {

@@ -29,7 +29,9 @@ class ReferenceDifferentialIT {
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
-  /** A server under test: where it listens, what headers it needs, where its staging manifests go. */
+  /**
+   * A server under test: where it listens, what headers it needs, where its staging manifests go.
+   */
   private interface Target {
     String baseUrl();
 
@@ -59,15 +61,20 @@ class ReferenceDifferentialIT {
   }
 
   /** What a step expects: the two servers agree, or a documented difference. */
-  private record Step(String name, String method, String path, Function<Target, String> body,
-      Answer gatewayDiffers, Answer referenceDiffers) {}
+  private record Step(
+      String name,
+      String method,
+      String path,
+      Function<Target, String> body,
+      Answer gatewayDiffers,
+      Answer referenceDiffers) {}
 
   private static Step same(String name, String method, String path, Function<Target, String> body) {
     return new Step(name, method, path, body, null, null);
   }
 
-  private static Step differs(String name, String path, Function<Target, String> body, Answer gateway,
-      Answer reference) {
+  private static Step differs(
+      String name, String path, Function<Target, String> body, Answer gateway, Answer reference) {
     return new Step(name, "POST", path, body, gateway, reference);
   }
 
@@ -78,7 +85,10 @@ class ReferenceDifferentialIT {
   private static Function<Target, String> create(long version, String staging) {
     return target -> {
       try {
-        return "{\"version\":" + version + ",\"manifest_path\":\"" + target.stagingManifest(staging)
+        return "{\"version\":"
+            + version
+            + ",\"manifest_path\":\""
+            + target.stagingManifest(staging)
             + "\",\"manifest_size\":21,\"naming_scheme\":\"V2\"}";
       } catch (IOException e) {
         throw new IllegalStateException(e);
@@ -93,44 +103,104 @@ class ReferenceDifferentialIT {
     steps.add(same("create namespace", "POST", "/v1/namespace/ns1/create", json("{}")));
     steps.add(same("create it again", "POST", "/v1/namespace/ns1/create", json("{}")));
     steps.add(same("describe namespace", "POST", "/v1/namespace/ns1/describe", json("{}")));
-    steps.add(same("describe missing namespace", "POST", "/v1/namespace/nope/describe", json("{}")));
+    steps.add(
+        same("describe missing namespace", "POST", "/v1/namespace/nope/describe", json("{}")));
     steps.add(same("missing namespace exists?", "POST", "/v1/namespace/nope/exists", json("{}")));
     steps.add(same("list root namespaces", "GET", "/v1/namespace/%24/list", null));
     steps.add(same("declare table", "POST", "/v1/table/ns1%24t/declare", json("{}")));
     steps.add(same("declare it again", "POST", "/v1/table/ns1%24t/declare", json("{}")));
-    steps.add(differs("declare in a missing namespace", "/v1/table/nope%24t/declare", json("{}"),
-        new Answer(404, 1), new Answer(201, null)));
+    steps.add(
+        differs(
+            "declare in a missing namespace",
+            "/v1/table/nope%24t/declare",
+            json("{}"),
+            new Answer(404, 1),
+            new Answer(201, null)));
     steps.add(same("describe table", "POST", "/v1/table/ns1%24t/describe", json("{}")));
     steps.add(same("table exists?", "POST", "/v1/table/ns1%24t/exists", json("{}")));
     steps.add(same("missing table exists?", "POST", "/v1/table/ns1%24zz/exists", json("{}")));
     steps.add(same("list tables", "GET", "/v1/namespace/ns1/table/list", null));
-    steps.add(same("list versions of a new table", "POST", "/v1/table/ns1%24t/version/list", json("null")));
-    steps.add(same("describe missing version", "POST", "/v1/table/ns1%24t/version/describe",
-        json("{\"version\":9}")));
+    steps.add(
+        same(
+            "list versions of a new table",
+            "POST",
+            "/v1/table/ns1%24t/version/list",
+            json("null")));
+    steps.add(
+        same(
+            "describe missing version",
+            "POST",
+            "/v1/table/ns1%24t/version/describe",
+            json("{\"version\":9}")));
     steps.add(same("create version 1", "POST", CREATE, create(1, "1.manifest-a")));
-    steps.add(same("claim version 1 with another manifest", "POST", CREATE, create(1, "1.manifest-b")));
-    steps.add(differs("retry the request that created version 1", CREATE, create(1, "1.manifest-a"),
-        new Answer(200, null), new Answer(500, 18)));
-    steps.add(differs("skip to version 3", CREATE, create(3, "3.manifest-c"),
-        new Answer(409, 14), new Answer(200, null)));
+    steps.add(
+        same("claim version 1 with another manifest", "POST", CREATE, create(1, "1.manifest-b")));
+    steps.add(
+        differs(
+            "retry the request that created version 1",
+            CREATE,
+            create(1, "1.manifest-a"),
+            new Answer(200, null),
+            new Answer(500, 18)));
+    steps.add(
+        differs(
+            "skip to version 3",
+            CREATE,
+            create(3, "3.manifest-c"),
+            new Answer(409, 14),
+            new Answer(200, null)));
     steps.add(same("create version 2", "POST", CREATE, create(2, "2.manifest-d")));
-    steps.add(same("latest version", "POST", "/v1/table/ns1%24t/version/list?descending=true&limit=1",
-        json("null")));
-    steps.add(same("describe version 1", "POST", "/v1/table/ns1%24t/version/describe", json("{\"version\":1}")));
-    steps.add(differs("negative version", CREATE, create(-1, "neg.manifest-e"),
-        new Answer(400, 13), new Answer(200, null)));
-    steps.add(differs("version as a string", CREATE, json("{\"version\":\"a\",\"manifest_path\":\"x\"}"),
-        new Answer(400, 13), new Answer(422, null)));
-    steps.add(same("create on a missing table", "POST", "/v1/table/ns1%24nope/version/create",
-        json("{\"version\":1,\"manifest_path\":\"x\"}")));
-    steps.add(differs("create in a missing namespace", "/v1/table/zz%24nope/version/create",
-        json("{\"version\":1,\"manifest_path\":\"x\"}"), new Answer(404, 1), new Answer(404, 4)));
+    steps.add(
+        same(
+            "latest version",
+            "POST",
+            "/v1/table/ns1%24t/version/list?descending=true&limit=1",
+            json("null")));
+    steps.add(
+        same(
+            "describe version 1",
+            "POST",
+            "/v1/table/ns1%24t/version/describe",
+            json("{\"version\":1}")));
+    steps.add(
+        differs(
+            "negative version",
+            CREATE,
+            create(-1, "neg.manifest-e"),
+            new Answer(400, 13),
+            new Answer(200, null)));
+    steps.add(
+        differs(
+            "version as a string",
+            CREATE,
+            json("{\"version\":\"a\",\"manifest_path\":\"x\"}"),
+            new Answer(400, 13),
+            new Answer(422, null)));
+    steps.add(
+        same(
+            "create on a missing table",
+            "POST",
+            "/v1/table/ns1%24nope/version/create",
+            json("{\"version\":1,\"manifest_path\":\"x\"}")));
+    steps.add(
+        differs(
+            "create in a missing namespace",
+            "/v1/table/zz%24nope/version/create",
+            json("{\"version\":1,\"manifest_path\":\"x\"}"),
+            new Answer(404, 1),
+            new Answer(404, 4)));
     steps.add(same("drop a non-empty namespace", "POST", "/v1/namespace/ns1/drop", json("{}")));
     steps.add(same("deregister table", "POST", "/v1/table/ns1%24t/deregister", json("{}")));
-    steps.add(same("describe deregistered table", "POST", "/v1/table/ns1%24t/describe", json("{}")));
+    steps.add(
+        same("describe deregistered table", "POST", "/v1/table/ns1%24t/describe", json("{}")));
     steps.add(same("drop missing namespace", "POST", "/v1/namespace/ghost/drop", json("{}")));
-    steps.add(differs("drop missing namespace with mode Skip", "/v1/namespace/ghost/drop",
-        json("{\"mode\":\"Skip\"}"), new Answer(200, null), new Answer(404, 1)));
+    steps.add(
+        differs(
+            "drop missing namespace with mode Skip",
+            "/v1/namespace/ghost/drop",
+            json("{\"mode\":\"Skip\"}"),
+            new Answer(200, null),
+            new Answer(404, 1)));
     steps.add(same("drop the now empty namespace", "POST", "/v1/namespace/ns1/drop", json("{}")));
     return steps;
   }
@@ -140,57 +210,71 @@ class ReferenceDifferentialIT {
     TestGateway gw = TestGateway.shared();
     String key = gw.newTenant("differential");
     Path root = Files.createTempDirectory("lvg-reference-");
-    try (RestAdapter reference = new RestAdapter("dir", Map.of("root", root.toString(),
-        "manifest_enabled", "true", "table_version_tracking_enabled", "true"), "127.0.0.1", 0)) {
+    try (RestAdapter reference =
+        new RestAdapter(
+            "dir",
+            Map.of(
+                "root",
+                root.toString(),
+                "manifest_enabled",
+                "true",
+                "table_version_tracking_enabled",
+                "true"),
+            "127.0.0.1",
+            0)) {
       reference.start();
-      Target gateway = new Target() {
-        public String baseUrl() {
-          return gw.baseUrl;
-        }
+      Target gateway =
+          new Target() {
+            public String baseUrl() {
+              return gw.baseUrl;
+            }
 
-        public Map<String, String> headers() {
-          return Map.of("x-api-key", key);
-        }
+            public Map<String, String> headers() {
+              return Map.of("x-api-key", key);
+            }
 
-        public String stagingManifest(String name) {
-          return "ns1/t.lance/_versions/" + name;
-        }
-      };
+            public String stagingManifest(String name) {
+              return "ns1/t.lance/_versions/" + name;
+            }
+          };
       String referenceUrl = "http://127.0.0.1:" + reference.getPort();
-      Target upstream = new Target() {
-        private Path versions;
-        private final java.util.Set<String> written = new java.util.HashSet<>();
+      Target upstream =
+          new Target() {
+            private Path versions;
+            private final java.util.Set<String> written = new java.util.HashSet<>();
 
-        public String baseUrl() {
-          return referenceUrl;
-        }
+            public String baseUrl() {
+              return referenceUrl;
+            }
 
-        public Map<String, String> headers() {
-          return Map.of();
-        }
+            public Map<String, String> headers() {
+              return Map.of();
+            }
 
-        /**
-         * The reference finalizes real files: the staging manifest is written once where its table
-         * lives, as a writer does; a retry finds it already moved.
-         */
-        public String stagingManifest(String name) throws IOException {
-          if (versions == null) {
-            JsonNode table = MAPPER.readTree(send(this, "POST", "/v1/table/ns1%24t/describe", "{}").body());
-            versions = Path.of(URI.create(table.get("location").asText())).resolve("_versions");
-            Files.createDirectories(versions);
-          }
-          Path staging = versions.resolve(name);
-          if (written.add(name)) {
-            Files.writeString(staging, "manifest " + name);
-          }
-          return staging.toString().substring(1);
-        }
-      };
+            /**
+             * The reference finalizes real files: the staging manifest is written once where its
+             * table lives, as a writer does; a retry finds it already moved.
+             */
+            public String stagingManifest(String name) throws IOException {
+              if (versions == null) {
+                JsonNode table =
+                    MAPPER.readTree(send(this, "POST", "/v1/table/ns1%24t/describe", "{}").body());
+                versions = Path.of(URI.create(table.get("location").asText())).resolve("_versions");
+                Files.createDirectories(versions);
+              }
+              Path staging = versions.resolve(name);
+              if (written.add(name)) {
+                Files.writeString(staging, "manifest " + name);
+              }
+              return staging.toString().substring(1);
+            }
+          };
 
       List<String> report = new ArrayList<>();
       for (Step step : script()) {
         Answer ours = Answer.of(send(gateway, step.method(), step.path(), bodyOf(step, gateway)));
-        Answer theirs = Answer.of(send(upstream, step.method(), step.path(), bodyOf(step, upstream)));
+        Answer theirs =
+            Answer.of(send(upstream, step.method(), step.path(), bodyOf(step, upstream)));
         report.add(step.name() + ": gateway " + ours + ", reference " + theirs);
         if (step.gatewayDiffers() == null) {
           if (theirs.success()) {
@@ -199,8 +283,12 @@ class ReferenceDifferentialIT {
             assertThat(ours).as("%s: %s", step.name(), report).isEqualTo(theirs);
           }
         } else {
-          assertThat(ours).as("%s (gateway): %s", step.name(), report).isEqualTo(step.gatewayDiffers());
-          assertThat(theirs).as("%s (reference): %s", step.name(), report).isEqualTo(step.referenceDiffers());
+          assertThat(ours)
+              .as("%s (gateway): %s", step.name(), report)
+              .isEqualTo(step.gatewayDiffers());
+          assertThat(theirs)
+              .as("%s (reference): %s", step.name(), report)
+              .isEqualTo(step.referenceDiffers());
         }
       }
     }
@@ -211,10 +299,15 @@ class ReferenceDifferentialIT {
   }
 
   private static HttpResponse<String> send(Target target, String method, String path, String body) {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(target.baseUrl() + path))
-        .header("Content-Type", "application/json");
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(target.baseUrl() + path))
+            .header("Content-Type", "application/json");
     target.headers().forEach(request::header);
-    request.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    request.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
     try {
       return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {

@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -41,8 +40,14 @@ class FinalizeIT {
   }
 
   private static String create(long version, String path, String scheme) {
-    return "{\"version\":" + version + ",\"manifest_path\":\"" + path + "\",\"manifest_size\":3,"
-        + "\"naming_scheme\":\"" + scheme + "\"}";
+    return "{\"version\":"
+        + version
+        + ",\"manifest_path\":\""
+        + path
+        + "\",\"manifest_size\":3,"
+        + "\"naming_scheme\":\""
+        + scheme
+        + "\"}";
   }
 
   private static final String CREATE = "/v1/table/ns%24t/version/create";
@@ -52,8 +57,10 @@ class FinalizeIT {
     String staging = stage("18446744073709551614.manifest-" + UUID.randomUUID(), "manifest one");
     JsonNode first = api.post(CREATE, create(1, staging, "V2")).assertOk();
     Path finalManifest = table.resolve("_versions/18446744073709551614.manifest");
-    assertThat(first.get("version").get("manifest_path").asText()).isEqualTo(finalManifest.toString().substring(1));
-    assertThat(first.get("version").get("manifest_size").longValue()).isEqualTo("manifest one".length());
+    assertThat(first.get("version").get("manifest_path").asText())
+        .isEqualTo(finalManifest.toString().substring(1));
+    assertThat(first.get("version").get("manifest_size").longValue())
+        .isEqualTo("manifest one".length());
     assertThat(first.get("version").get("e_tag").asText()).matches("[0-9a-f]+-[0-9a-f]+-c");
     assertThat(Files.readString(finalManifest)).isEqualTo("manifest one");
     assertThat(Files.exists(Path.of("/" + staging))).isFalse();
@@ -61,7 +68,8 @@ class FinalizeIT {
     assertThat(api.post(CREATE, create(1, staging, "V2")).assertOk()).isEqualTo(first);
     JsonNode listed = api.post("/v1/table/ns%24t/version/list", null).assertOk().get("versions");
     assertThat(listed).hasSize(1);
-    assertThat(listed.get(0).get("manifest_path").asText()).isEqualTo(finalManifest.toString().substring(1));
+    assertThat(listed.get(0).get("manifest_path").asText())
+        .isEqualTo(finalManifest.toString().substring(1));
   }
 
   @Test
@@ -69,13 +77,18 @@ class FinalizeIT {
     api.post(CREATE, create(1, stage("1.manifest-a", "v1"), "V1")).assertOk();
     assertThat(Files.readString(table.resolve("_versions/1.manifest"))).isEqualTo("v1");
     api.post(CREATE, create(2, stage("18446744073709551613.manifest-b", "v2"), "V2")).assertOk();
-    assertThat(Files.readString(table.resolve("_versions/18446744073709551613.manifest"))).isEqualTo("v2");
+    assertThat(Files.readString(table.resolve("_versions/18446744073709551613.manifest")))
+        .isEqualTo("v2");
     api.post("/v1/table/ns%24t/branches/create", "{\"name\":\"dev\"}").assertOk();
     Path branchStaging = table.resolve("tree/dev/_versions/3.manifest-c");
     Files.createDirectories(branchStaging.getParent());
     Files.writeString(branchStaging, "b3");
-    api.post(CREATE, "{\"branch\":\"dev\",\"version\":3,\"manifest_path\":\"" + branchStaging.toString().substring(1)
-        + "\",\"naming_scheme\":\"V1\"}").assertOk();
+    api.post(
+            CREATE,
+            "{\"branch\":\"dev\",\"version\":3,\"manifest_path\":\""
+                + branchStaging.toString().substring(1)
+                + "\",\"naming_scheme\":\"V1\"}")
+        .assertOk();
     assertThat(Files.readString(table.resolve("tree/dev/_versions/3.manifest"))).isEqualTo("b3");
   }
 
@@ -86,12 +99,18 @@ class FinalizeIT {
     Files.writeString(table.resolve("_versions/1.manifest"), "someone else's commit");
     String staging = stage("1.manifest-mine", "mine");
     api.post(CREATE, create(1, staging, "V1")).assertError(409, 14);
-    assertThat(Files.readString(table.resolve("_versions/1.manifest"))).isEqualTo("someone else's commit");
-    assertThat(api.post("/v1/table/ns%24t/version/list", null).assertOk().get("versions")).isEmpty();
+    assertThat(Files.readString(table.resolve("_versions/1.manifest")))
+        .isEqualTo("someone else's commit");
+    assertThat(api.post("/v1/table/ns%24t/version/list", null).assertOk().get("versions"))
+        .isEmpty();
 
     Files.writeString(table.resolve("_versions/2.manifest"), "same bytes");
-    api.post("/v1/table/ns%24t/version/delete", "{\"ranges\":[{\"start_version\":0,\"end_version\":-1}]}").assertOk();
-    JsonNode same = api.post(CREATE, create(2, stage("2.manifest-x", "same bytes"), "V1")).assertOk();
+    api.post(
+            "/v1/table/ns%24t/version/delete",
+            "{\"ranges\":[{\"start_version\":0,\"end_version\":-1}]}")
+        .assertOk();
+    JsonNode same =
+        api.post(CREATE, create(2, stage("2.manifest-x", "same bytes"), "V1")).assertOk();
     assertThat(same.get("version").get("manifest_path").asText()).endsWith("/_versions/2.manifest");
   }
 
@@ -99,18 +118,22 @@ class FinalizeIT {
   void manifestPathsOutsideTheTablesVersionsAre400() throws Exception {
     String inside = table.toString().substring(1);
     api.post("/v1/table/ns%24other/declare", "{}").assertOk();
-    Path other = Path.of(api.post("/v1/table/ns%24other/describe", "{}").assertOk().get("location").asText());
+    Path other =
+        Path.of(
+            api.post("/v1/table/ns%24other/describe", "{}").assertOk().get("location").asText());
     Files.createDirectories(other.resolve("_versions"));
     Files.writeString(other.resolve("_versions/1.manifest-x"), "theirs");
-    for (String bad : new String[] {
-        other.toString().substring(1) + "/_versions/1.manifest-x",
-        inside + "/_versions/../../other.lance/_versions/1.manifest-x",
-        inside + "/data/1.manifest-x",
-        inside + "/_versions/sub/1.manifest-x",
-        inside + "/_versions/",
-        "/etc/passwd",
-        "file:///" + inside + "/_versions/1.manifest-x",
-        "s3://bucket/" + inside + "/_versions/1.manifest-x"}) {
+    for (String bad :
+        new String[] {
+          other.toString().substring(1) + "/_versions/1.manifest-x",
+          inside + "/_versions/../../other.lance/_versions/1.manifest-x",
+          inside + "/data/1.manifest-x",
+          inside + "/_versions/sub/1.manifest-x",
+          inside + "/_versions/",
+          "/etc/passwd",
+          "file:///" + inside + "/_versions/1.manifest-x",
+          "s3://bucket/" + inside + "/_versions/1.manifest-x"
+        }) {
       api.post(CREATE, create(1, bad, "V1")).assertError(400, 13);
     }
     assertThat(Files.readString(other.resolve("_versions/1.manifest-x"))).isEqualTo("theirs");
@@ -126,11 +149,13 @@ class FinalizeIT {
     Set<String> transactions = new HashSet<>();
     for (CompletableFuture<Api.Response> call : calls) {
       JsonNode body = call.join().assertOk();
-      assertThat(body.get("version").get("manifest_path").asText()).endsWith("/_versions/18446744073709551614.manifest");
+      assertThat(body.get("version").get("manifest_path").asText())
+          .endsWith("/_versions/18446744073709551614.manifest");
       transactions.add(body.get("transaction_id").asText());
     }
     assertThat(transactions).hasSize(1);
-    assertThat(api.post("/v1/table/ns%24t/version/list", null).assertOk().get("versions")).hasSize(1);
+    assertThat(api.post("/v1/table/ns%24t/version/list", null).assertOk().get("versions"))
+        .hasSize(1);
     try (var files = Files.list(table.resolve("_versions"))) {
       assertThat(files.map(f -> f.getFileName().toString()).toList())
           .containsExactly("18446744073709551614.manifest");
@@ -153,48 +178,44 @@ class FinalizeIT {
       }
     }
     assertThat(winners).hasSize(1);
-    assertThat(Files.readString(table.resolve("_versions/1.manifest"))).isEqualTo("content " + winners.get(0));
+    assertThat(Files.readString(table.resolve("_versions/1.manifest")))
+        .isEqualTo("content " + winners.get(0));
   }
 
   @Test
-  void aClaimLeftByADeadAttemptIsRolledBackByTheNextWriter() throws Exception {
-    String deadStaging = stage("1.manifest-dead", "dead attempt");
-    Files.writeString(table.resolve("_versions/1.manifest"), "dead attempt");
-    stageDeadClaim(1, deadStaging);
+  void aFinalManifestLeftByAnAttemptThatDiedIsReplacedByTheNextWriter() throws Exception {
+    stage("1.manifest-dead", "dead attempt");
+    Path abandoned = table.resolve("_versions/1.manifest");
+    Path mark = table.resolve("_versions/.1.manifest." + UUID.randomUUID() + ".lvg");
+    Files.writeString(mark, "dead attempt");
+    Files.createLink(abandoned, mark);
     api.post("/v1/table/ns%24t/version/describe", "{\"version\":1}").assertError(404, 11);
-    JsonNode body = api.post(CREATE, create(1, stage("1.manifest-live", "live attempt"), "V1")).assertOk();
+
+    JsonNode body =
+        api.post(CREATE, create(1, stage("1.manifest-live", "live attempt"), "V1")).assertOk();
+
     assertThat(body.get("version").get("version").longValue()).isEqualTo(1);
-    assertThat(Files.readString(table.resolve("_versions/1.manifest"))).isEqualTo("live attempt");
+    assertThat(Files.readString(abandoned)).isEqualTo("live attempt");
+    assertThat(versionFiles()).containsExactlyInAnyOrder("1.manifest", "1.manifest-dead");
   }
 
   @Test
-  void aRestartRollsBackClaimsLeftPendingAndTheirFinalManifests() throws Exception {
-    String deadStaging = stage("1.manifest-crashed", "crashed");
-    Files.writeString(table.resolve("_versions/1.manifest"), "crashed");
-    stageDeadClaim(1, deadStaging);
-    TestGateway restarted = TestGateway.dedicated(Map.of("LVG_MANIFEST_MODE", "finalize", "LVG_DB_URL", gw.databaseUrl()));
-    restarted.gateway.close();
-    assertThat(Files.exists(table.resolve("_versions/1.manifest"))).isFalse();
-    try (var db = gw.jdbc(); var rows = db.createStatement().executeQuery(
-        "SELECT count(*) FROM table_versions WHERE requested_path = '" + deadStaging + "'")) {
-      rows.next();
-      assertThat(rows.getLong(1)).isZero();
-    }
-    api.post(CREATE, create(1, stage("1.manifest-next", "next"), "V1")).assertOk();
+  void aRetryAfterACrashBetweenCommitAndCleanupGetsTheRowAndCleansUp() throws Exception {
+    String staging = stage("1.manifest-once", "committed once");
+    JsonNode first = api.post(CREATE, create(1, staging, "V1")).assertOk();
+    Files.writeString(Path.of("/" + staging), "committed once");
+    String attempt = first.get("transaction_id").asText();
+    Path mark = table.resolve("_versions/.1.manifest." + attempt + ".lvg");
+    Files.createLink(mark, table.resolve("_versions/1.manifest"));
+
+    assertThat(api.post(CREATE, create(1, staging, "V1")).assertOk()).isEqualTo(first);
+
+    assertThat(versionFiles()).containsExactly("1.manifest");
   }
 
-  /** The state a crash between copying and committing leaves: an expired pending claim. */
-  private void stageDeadClaim(long version, String requestedPath) throws Exception {
-    try (var db = gw.jdbc(); var insert = db.prepareStatement("""
-        INSERT INTO table_versions (tenant_id, table_id, branch, version, manifest_path, requested_path,
-            naming_scheme, transaction_id, timestamp_millis, pending_until)
-        SELECT tenant_id, id, 'main', ?, ?, ?, 'V1', gen_random_uuid(), 0, now() - interval '1 minute'
-        FROM lance_tables WHERE location = ? AND deregistered_at IS NULL""")) {
-      insert.setLong(1, version);
-      insert.setString(2, requestedPath);
-      insert.setString(3, requestedPath);
-      insert.setString(4, table.toString());
-      assertThat(insert.executeUpdate()).isEqualTo(1);
+  private List<String> versionFiles() throws Exception {
+    try (var files = Files.list(table.resolve("_versions"))) {
+      return files.map(f -> f.getFileName().toString()).toList();
     }
   }
 }

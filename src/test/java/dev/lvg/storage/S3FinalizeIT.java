@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lvg.Api;
 import dev.lvg.TestGateway;
+import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -64,7 +65,8 @@ class S3FinalizeIT {
 
   private String stage(String name, String content) {
     String key = tableKey + "/_versions/" + name;
-    s3.client.putObject(put -> put.bucket(S3Server.BUCKET).key(key), RequestBody.fromString(content));
+    s3.client.putObject(
+        put -> put.bucket(S3Server.BUCKET).key(key), RequestBody.fromString(content));
     return key;
   }
 
@@ -87,7 +89,11 @@ class S3FinalizeIT {
   }
 
   private static String create(long version, String path) {
-    return "{\"version\":" + version + ",\"manifest_path\":\"" + path + "\",\"naming_scheme\":\"V2\"}";
+    return "{\"version\":"
+        + version
+        + ",\"manifest_path\":\""
+        + path
+        + "\",\"naming_scheme\":\"V2\"}";
   }
 
   @Test
@@ -96,7 +102,8 @@ class S3FinalizeIT {
     JsonNode first = api.post(CREATE, create(1, staging)).assertOk();
     String finalKey = tableKey + "/_versions/18446744073709551614.manifest";
     assertThat(first.get("version").get("manifest_path").asText()).isEqualTo(finalKey);
-    assertThat(first.get("version").get("manifest_size").longValue()).isEqualTo("s3 manifest".length());
+    assertThat(first.get("version").get("manifest_size").longValue())
+        .isEqualTo("s3 manifest".length());
     assertThat(first.get("version").get("e_tag").asText()).isNotBlank();
     assertThat(read(finalKey)).isEqualTo("s3 manifest");
     assertThat(exists(staging)).isFalse();
@@ -106,10 +113,13 @@ class S3FinalizeIT {
   @Test
   void aForeignFinalObjectIsNeverOverwritten() {
     String finalKey = tableKey + "/_versions/18446744073709551614.manifest";
-    s3.client.putObject(put -> put.bucket(S3Server.BUCKET).key(finalKey), RequestBody.fromString("foreign"));
-    api.post(CREATE, create(1, stage("18446744073709551614.manifest-b", "mine"))).assertError(409, 14);
+    s3.client.putObject(
+        put -> put.bucket(S3Server.BUCKET).key(finalKey), RequestBody.fromString("foreign"));
+    api.post(CREATE, create(1, stage("18446744073709551614.manifest-b", "mine")))
+        .assertError(409, 14);
     assertThat(read(finalKey)).isEqualTo("foreign");
-    api.post(CREATE, create(1, tableKey + "/_versions/18446744073709551614.manifest-missing")).assertError(400, 13);
+    api.post(CREATE, create(1, tableKey + "/_versions/18446744073709551614.manifest-missing"))
+        .assertError(400, 13);
     api.post(CREATE, create(1, "other/_versions/1.manifest-x")).assertError(400, 13);
   }
 
@@ -123,25 +133,51 @@ class S3FinalizeIT {
     Set<String> transactions = new HashSet<>();
     calls.forEach(call -> transactions.add(call.join().assertOk().get("transaction_id").asText()));
     assertThat(transactions).hasSize(1);
-    assertThat(api.post("/v1/table/ns%24t/version/list", null).assertOk().get("versions")).hasSize(1);
-    List<String> keys = s3.client.listObjectsV2(list -> list.bucket(S3Server.BUCKET).prefix(tableKey + "/"))
-        .contents().stream().map(object -> object.key()).toList();
+    assertThat(api.post("/v1/table/ns%24t/version/list", null).assertOk().get("versions"))
+        .hasSize(1);
+    List<String> keys =
+        s3
+            .client
+            .listObjectsV2(list -> list.bucket(S3Server.BUCKET).prefix(tableKey + "/"))
+            .contents()
+            .stream()
+            .map(object -> object.key())
+            .toList();
     assertThat(keys).containsExactly(tableKey + "/_versions/18446744073709551614.manifest");
   }
 
   @Test
-  void theStoreRefusesASecondCreateOfTheSameKey() {
-    io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
-    var store = new S3Store(vertx, s3.asyncClient(), S3Server.BUCKET);
-    String key = tableKey + "/create-if-absent";
-    assertThat(store.createIfAbsent(key, io.vertx.core.buffer.Buffer.buffer("first"))
-        .toCompletionStage().toCompletableFuture().join()).isTrue();
-    assertThat(store.createIfAbsent(key, io.vertx.core.buffer.Buffer.buffer("second"))
-        .toCompletionStage().toCompletableFuture().join()).isFalse();
-    assertThat(read(key)).isEqualTo("first");
-    assertThatThrownBy(() -> store.read(tableKey + "/absent").toCompletionStage().toCompletableFuture().join())
-        .hasCauseInstanceOf(ObjectStore.NoSuchObjectException.class);
-    vertx.close();
+  void theStoreNeverOverwritesAndRemovesOnlyAbandonedFinals() {
+    Vertx vertx = Vertx.vertx();
+    try {
+      S3Store store = new S3Store(vertx, s3.asyncClient(), S3Server.BUCKET);
+      String finalKey = tableKey + "/_versions/7.manifest";
+      String first = stage("7.manifest-first", "first");
+      String second = stage("7.manifest-second", "second");
+      assertThat(join(store.createFinal(first, finalKey, "attempt-1")).outcome())
+          .isEqualTo(ObjectStore.CopyOutcome.CREATED);
+      assertThat(join(store.createFinal(second, finalKey, "attempt-2")).outcome())
+          .isEqualTo(ObjectStore.CopyOutcome.OTHER_BYTES);
+      assertThat(join(store.createFinal(first, finalKey, "attempt-3")).outcome())
+          .isEqualTo(ObjectStore.CopyOutcome.SAME);
+      assertThat(read(finalKey)).isEqualTo("first");
+      assertThat(join(store.removeAbandoned(finalKey))).isTrue();
+      assertThat(exists(finalKey)).isFalse();
+
+      String foreign = tableKey + "/_versions/8.manifest";
+      s3.client.putObject(
+          put -> put.bucket(S3Server.BUCKET).key(foreign), RequestBody.fromString("foreign"));
+      assertThat(join(store.removeAbandoned(foreign))).isFalse();
+      assertThat(read(foreign)).isEqualTo("foreign");
+      assertThatThrownBy(() -> join(store.read(tableKey + "/absent")))
+          .hasCauseInstanceOf(ObjectStore.NoSuchObjectException.class);
+    } finally {
+      vertx.close();
+    }
+  }
+
+  private static <T> T join(io.vertx.core.Future<T> future) {
+    return future.toCompletionStage().toCompletableFuture().join();
   }
 
   @Test
@@ -151,10 +187,16 @@ class S3FinalizeIT {
     try (var allocator = new org.apache.arrow.memory.RootAllocator()) {
       var namespace = new org.lance.namespace.RestNamespace();
       namespace.initialize(Map.of("uri", gw.baseUrl, "header.x-api-key", key), allocator);
-      dev.lvg.lance.LanceData.write(allocator, namespace, org.lance.WriteParams.WriteMode.CREATE, 0, 6);
-      dev.lvg.lance.LanceData.write(allocator, namespace, org.lance.WriteParams.WriteMode.APPEND, 6, 4);
-      try (var latest = org.lance.Dataset.open().allocator(allocator).namespaceClient(namespace)
-          .tableId(dev.lvg.lance.LanceData.TABLE).build()) {
+      dev.lvg.lance.LanceData.write(
+          allocator, namespace, org.lance.WriteParams.WriteMode.CREATE, 0, 6);
+      dev.lvg.lance.LanceData.write(
+          allocator, namespace, org.lance.WriteParams.WriteMode.APPEND, 6, 4);
+      try (var latest =
+          org.lance.Dataset.open()
+              .allocator(allocator)
+              .namespaceClient(namespace)
+              .tableId(dev.lvg.lance.LanceData.TABLE)
+              .build()) {
         assertThat(latest.version()).isEqualTo(2);
         assertThat(latest.countRows()).isEqualTo(10);
         try (var first = latest.checkoutVersion(1)) {
@@ -162,11 +204,24 @@ class S3FinalizeIT {
         }
       }
     }
-    String location = gw.api(key).post("/v1/table/ns1%24events/describe", "{}").assertOk().get("location").asText();
+    String location =
+        gw.api(key)
+            .post("/v1/table/ns1%24events/describe", "{}")
+            .assertOk()
+            .get("location")
+            .asText();
     String prefix = location.substring(("s3://" + S3Server.BUCKET + "/").length()) + "/_versions/";
-    List<String> manifests = s3.client.listObjectsV2(list -> list.bucket(S3Server.BUCKET).prefix(prefix))
-        .contents().stream().map(object -> object.key().substring(prefix.length()))
-        .filter(name -> name.contains(".manifest")).sorted().toList();
-    assertThat(manifests).containsExactly("18446744073709551613.manifest", "18446744073709551614.manifest");
+    List<String> manifests =
+        s3
+            .client
+            .listObjectsV2(list -> list.bucket(S3Server.BUCKET).prefix(prefix))
+            .contents()
+            .stream()
+            .map(object -> object.key().substring(prefix.length()))
+            .filter(name -> name.contains(".manifest"))
+            .sorted()
+            .toList();
+    assertThat(manifests)
+        .containsExactly("18446744073709551613.manifest", "18446744073709551614.manifest");
   }
 }

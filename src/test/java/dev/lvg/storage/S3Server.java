@@ -13,10 +13,10 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3BaseClientBuilder;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /** A real S3 server for the tests (s3proxy over an in-memory blob store) with one bucket. */
@@ -37,11 +37,12 @@ final class S3Server implements AutoCloseable {
     }
     endpoint = "http://127.0.0.1:" + port;
     blobs = ContextBuilder.newBuilder("transient").build(BlobStoreContext.class);
-    proxy = S3Proxy.builder()
-        .blobStore(blobs.getBlobStore())
-        .endpoint(URI.create(endpoint))
-        .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
-        .build();
+    proxy =
+        S3Proxy.builder()
+            .blobStore(blobs.getBlobStore())
+            .endpoint(URI.create(endpoint))
+            .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+            .build();
     proxy.start();
     long deadline = System.currentTimeMillis() + 30_000;
     while (!AbstractLifeCycle.STARTED.equals(proxy.getState())) {
@@ -59,7 +60,9 @@ final class S3Server implements AutoCloseable {
     return configured(S3AsyncClient.builder()).build();
   }
 
-  /** Endpoint, region, path-style addressing, checksums only where required, and this server's keys. */
+  /**
+   * Endpoint, region, path-style addressing, checksums only where required, and this server's keys.
+   */
   private <B extends S3BaseClientBuilder<B, ?>> B configured(B builder) {
     return builder
         .endpointOverride(URI.create(endpoint))
@@ -67,19 +70,27 @@ final class S3Server implements AutoCloseable {
         .forcePathStyle(true)
         .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
         .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)));
+        .credentialsProvider(
+            StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)));
   }
 
   /** Gateway settings that put table locations in this server's bucket under {@code prefix}. */
   Map<String, String> gatewaySettings(String prefix) {
     return Map.of(
-        "LVG_STORAGE_ROOT", "s3://" + BUCKET + "/" + prefix,
-        "LVG_S3_ENDPOINT", endpoint,
-        "LVG_S3_REGION", "us-east-1",
-        "LVG_S3_PATH_STYLE", "true",
-        "LVG_S3_ACCESS_KEY_ID", ACCESS_KEY,
-        "LVG_S3_SECRET_ACCESS_KEY", SECRET_KEY,
-        "LVG_MANIFEST_MODE", "finalize");
+        "LVG_STORAGE_ROOT",
+        "s3://" + BUCKET + "/" + prefix,
+        "LVG_S3_ENDPOINT",
+        endpoint,
+        "LVG_S3_REGION",
+        "us-east-1",
+        "LVG_S3_PATH_STYLE",
+        "true",
+        "LVG_S3_ACCESS_KEY_ID",
+        ACCESS_KEY,
+        "LVG_S3_SECRET_ACCESS_KEY",
+        SECRET_KEY,
+        "LVG_MANIFEST_MODE",
+        "finalize");
   }
 
   /** Takes the server off the network, as an outage would; {@link #close()} still applies. */

@@ -10,7 +10,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 
-/** When the storage backend goes away mid-commit, the writer gets 503 and no claim is left behind. */
+/**
+ * When the storage backend goes away mid-commit, the writer gets 503 and no claim is left behind.
+ */
 class StorageOutageIT {
 
   @Test
@@ -23,19 +25,29 @@ class StorageOutageIT {
         Api api = gw.api(gw.newTenant("outage"));
         api.post("/v1/namespace/ns/create", "{}").assertOk();
         JsonNode declared = api.post("/v1/table/ns%24t/declare", "{}").assertOk();
-        String tableKey = declared.get("location").asText().substring(("s3://" + S3Server.BUCKET + "/").length());
+        String tableKey =
+            declared.get("location").asText().substring(("s3://" + S3Server.BUCKET + "/").length());
         String staging = tableKey + "/_versions/1.manifest-a";
-        s3.client.putObject(put -> put.bucket(S3Server.BUCKET).key(staging), RequestBody.fromString("m"));
+        s3.client.putObject(
+            put -> put.bucket(S3Server.BUCKET).key(staging), RequestBody.fromString("m"));
 
         s3.stopServing();
 
-        Api.Response response = api.post("/v1/table/ns%24t/version/create",
-            "{\"version\":1,\"manifest_path\":\"" + staging + "\",\"naming_scheme\":\"V1\"}");
+        Api.Response response =
+            api.post(
+                "/v1/table/ns%24t/version/create",
+                "{\"version\":1,\"manifest_path\":\"" + staging + "\",\"naming_scheme\":\"V1\"}");
         response.assertError(503, 17);
         assertThat(response.raw().headers().firstValue("retry-after")).isPresent();
-        assertThat(api.post("/v1/table/ns%24t/version/list", null).assertOk().get("versions")).isEmpty();
-        try (var db = gw.jdbc(); var rows = db.createStatement().executeQuery(
-            "SELECT count(*) FROM table_versions WHERE requested_path = '" + staging + "'")) {
+        assertThat(api.post("/v1/table/ns%24t/version/list", null).assertOk().get("versions"))
+            .isEmpty();
+        try (var db = gw.jdbc();
+            var rows =
+                db.createStatement()
+                    .executeQuery(
+                        "SELECT count(*) FROM table_versions WHERE requested_path = '"
+                            + staging
+                            + "'")) {
           rows.next();
           assertThat(rows.getLong(1)).as("claims left behind").isZero();
         }

@@ -26,7 +26,13 @@ class BatchIT {
   }
 
   private static String entry(String table, long version, String path) {
-    return "{\"id\":[\"ns\",\"" + table + "\"],\"version\":" + version + ",\"manifest_path\":\"" + path + "\"}";
+    return "{\"id\":[\"ns\",\""
+        + table
+        + "\"],\"version\":"
+        + version
+        + ",\"manifest_path\":\""
+        + path
+        + "\"}";
   }
 
   private static String entries(String... entries) {
@@ -34,20 +40,30 @@ class BatchIT {
   }
 
   private long count(String table) {
-    return api.post("/v1/table/ns%24" + table + "/version/list", null).assertOk().get("versions").size();
+    return api.post("/v1/table/ns%24" + table + "/version/list", null)
+        .assertOk()
+        .get("versions")
+        .size();
   }
 
   @Test
   void createsAcrossTablesInRequestOrder() {
-    JsonNode result = api.post(BATCH_CREATE,
-        entries(entry("b", 1, "b/1"), entry("a", 1, "a/1"), entry("a", 2, "a/2"), entry("c", 1, "c/1")))
-        .assertOk();
+    JsonNode result =
+        api.post(
+                BATCH_CREATE,
+                entries(
+                    entry("b", 1, "b/1"),
+                    entry("a", 1, "a/1"),
+                    entry("a", 2, "a/2"),
+                    entry("c", 1, "c/1")))
+            .assertOk();
     assertThat(result.get("versions")).hasSize(4);
     assertThat(result.get("versions").get(0).get("manifest_path").asText()).isEqualTo("b/1");
     assertThat(result.get("versions").get(2).get("version").longValue()).isEqualTo(2);
     assertThat(result.get("transaction_id").asText()).isNotBlank();
     assertThat(count("a")).isEqualTo(2);
-    JsonNode replay = api.post(BATCH_CREATE, entries(entry("b", 1, "b/1"), entry("c", 2, "c/2"))).assertOk();
+    JsonNode replay =
+        api.post(BATCH_CREATE, entries(entry("b", 1, "b/1"), entry("c", 2, "c/2"))).assertOk();
     assertThat(replay.get("versions").get(0).get("timestamp_millis"))
         .isEqualTo(result.get("versions").get(0).get("timestamp_millis"));
     assertThat(count("c")).isEqualTo(2);
@@ -56,12 +72,20 @@ class BatchIT {
   @Test
   void aConflictAnywhereWritesNothing() {
     api.post("/v1/table/ns%24b/version/create", createBody(1, "b/1")).assertOk();
-    api.post(BATCH_CREATE, entries(entry("a", 1, "a/1"), entry("b", 1, "b/other"), entry("c", 1, "c/1")))
+    api.post(
+            BATCH_CREATE,
+            entries(entry("a", 1, "a/1"), entry("b", 1, "b/other"), entry("c", 1, "c/1")))
         .assertError(409, 14);
-    api.post(BATCH_CREATE, entries(entry("a", 1, "a/1"), entry("b", 5, "b/5"))).assertError(409, 14);
-    api.post(BATCH_CREATE, entries(entry("a", 1, "a/1"), entry("missing", 1, "m/1"))).assertError(404, 4);
-    api.post(BATCH_CREATE, entries(entry("a", 1, "a/1"),
-        "{\"id\":[\"nope\",\"x\"],\"version\":1,\"manifest_path\":\"x\"}")).assertError(404, 1);
+    api.post(BATCH_CREATE, entries(entry("a", 1, "a/1"), entry("b", 5, "b/5")))
+        .assertError(409, 14);
+    api.post(BATCH_CREATE, entries(entry("a", 1, "a/1"), entry("missing", 1, "m/1")))
+        .assertError(404, 4);
+    api.post(
+            BATCH_CREATE,
+            entries(
+                entry("a", 1, "a/1"),
+                "{\"id\":[\"nope\",\"x\"],\"version\":1,\"manifest_path\":\"x\"}"))
+        .assertError(404, 1);
     assertThat(count("a")).isZero();
     assertThat(count("c")).isZero();
     assertThat(count("b")).isEqualTo(1);
@@ -73,28 +97,45 @@ class BatchIT {
     api.post(BATCH_CREATE, "{\"entries\":[]}").assertError(400, 13);
     api.post(BATCH_CREATE, "{\"entries\":{}}").assertError(400, 13);
     api.post(BATCH_CREATE, entries("{\"version\":1,\"manifest_path\":\"x\"}")).assertError(400, 13);
-    api.post(BATCH_CREATE, entries(entry("a", 1, "a/1"), "{\"id\":[\"ns\",\"b\"],\"version\":\"1\"}"))
+    api.post(
+            BATCH_CREATE,
+            entries(entry("a", 1, "a/1"), "{\"id\":[\"ns\",\"b\"],\"version\":\"1\"}"))
         .assertError(400, 13);
     api.post(BATCH_COMMIT, "{\"operations\":[{}]}").assertError(400, 13);
-    api.post(BATCH_COMMIT, "{\"operations\":[{\"declare_table\":{\"id\":[\"ns\",\"d\"]},"
-        + "\"deregister_table\":{\"id\":[\"ns\",\"a\"]}}]}").assertError(400, 13);
+    api.post(
+            BATCH_COMMIT,
+            "{\"operations\":[{\"declare_table\":{\"id\":[\"ns\",\"d\"]},"
+                + "\"deregister_table\":{\"id\":[\"ns\",\"a\"]}}]}")
+        .assertError(400, 13);
     assertThat(count("a")).isZero();
   }
 
   @Test
   void batchAgainstAConcurrentConflictingWriterIsAllOrNothing() {
     for (int round = 1; round <= 20; round++) {
-      CompletableFuture<Api.Response> batch = api.postAsync(BATCH_CREATE,
-          entries(entry("a", round, "a/" + round), entry("b", round, "b/batch-" + round),
-              entry("c", round, "c/" + round)));
-      CompletableFuture<Api.Response> single = api.postAsync("/v1/table/ns%24b/version/create",
-          createBody(round, "b/single-" + round));
+      CompletableFuture<Api.Response> batch =
+          api.postAsync(
+              BATCH_CREATE,
+              entries(
+                  entry("a", round, "a/" + round),
+                  entry("b", round, "b/batch-" + round),
+                  entry("c", round, "c/" + round)));
+      CompletableFuture<Api.Response> single =
+          api.postAsync("/v1/table/ns%24b/version/create", createBody(round, "b/single-" + round));
       Api.Response batchResponse = batch.join();
       Api.Response singleResponse = single.join();
-      String bPath = api.post("/v1/table/ns%24b/version/describe", "{\"version\":" + round + "}").assertOk()
-          .get("version").get("manifest_path").asText();
-      boolean aLanded = api.post("/v1/table/ns%24a/version/describe", "{\"version\":" + round + "}").status() == 200;
-      boolean cLanded = api.post("/v1/table/ns%24c/version/describe", "{\"version\":" + round + "}").status() == 200;
+      String bPath =
+          api.post("/v1/table/ns%24b/version/describe", "{\"version\":" + round + "}")
+              .assertOk()
+              .get("version")
+              .get("manifest_path")
+              .asText();
+      boolean aLanded =
+          api.post("/v1/table/ns%24a/version/describe", "{\"version\":" + round + "}").status()
+              == 200;
+      boolean cLanded =
+          api.post("/v1/table/ns%24c/version/describe", "{\"version\":" + round + "}").status()
+              == 200;
       if (batchResponse.status() == 200) {
         singleResponse.assertError(409, 14);
         assertThat(bPath).isEqualTo("b/batch-" + round);
@@ -116,29 +157,40 @@ class BatchIT {
   void batchCommitMixesOperationsAtomically() {
     api.post("/v1/table/ns%24a/version/create", createBody(1, "a/1")).assertOk();
     api.post("/v1/table/ns%24a/version/create", createBody(2, "a/2")).assertOk();
-    JsonNode result = api.post(BATCH_COMMIT, """
+    JsonNode result =
+        api.post(
+                BATCH_COMMIT,
+                """
         {"operations":[
           {"declare_table":{"id":["ns","d"]}},
           {"create_table_version":{"id":["ns","d"],"version":1,"manifest_path":"d/1"}},
           {"delete_table_versions":{"id":["ns","a"],"ranges":[{"start_version":0,"end_version":2}]}},
           {"deregister_table":{"id":["ns","c"]}}
-        ]}""").assertOk();
+        ]}""")
+            .assertOk();
     JsonNode results = result.get("results");
     assertThat(results).hasSize(4);
-    assertThat(results.get(0).get("declare_table").get("managed_versioning").booleanValue()).isTrue();
-    assertThat(results.get(1).get("create_table_version").get("version").get("version").longValue()).isEqualTo(1);
-    assertThat(results.get(2).get("delete_table_versions").get("deleted_count").longValue()).isEqualTo(1);
-    assertThat(results.get(3).get("deregister_table").get("location").asText()).endsWith("/ns/c.lance");
+    assertThat(results.get(0).get("declare_table").get("managed_versioning").booleanValue())
+        .isTrue();
+    assertThat(results.get(1).get("create_table_version").get("version").get("version").longValue())
+        .isEqualTo(1);
+    assertThat(results.get(2).get("delete_table_versions").get("deleted_count").longValue())
+        .isEqualTo(1);
+    assertThat(results.get(3).get("deregister_table").get("location").asText())
+        .endsWith("/ns/c.lance");
     assertThat(count("d")).isEqualTo(1);
     assertThat(count("a")).isEqualTo(1);
     api.post("/v1/table/ns%24c/exists", "{}").assertError(404, 4);
 
-    api.post(BATCH_COMMIT, """
+    api.post(
+            BATCH_COMMIT,
+            """
         {"operations":[
           {"declare_table":{"id":["ns","e"]}},
           {"delete_table_versions":{"id":["ns","a"],"ranges":[{"start_version":0,"end_version":-1}]}},
           {"create_table_version":{"id":["ns","d"],"version":1,"manifest_path":"d/other"}}
-        ]}""").assertError(409, 14);
+        ]}""")
+        .assertError(409, 14);
     api.post("/v1/table/ns%24e/exists", "{}").assertError(404, 4);
     assertThat(count("a")).isEqualTo(1);
   }

@@ -26,12 +26,20 @@ class BranchIT {
   }
 
   private static String onBranch(String branch, long version, String path) {
-    return "{\"branch\":\"" + branch + "\",\"version\":" + version + ",\"manifest_path\":\"" + path + "\"}";
+    return "{\"branch\":\""
+        + branch
+        + "\",\"version\":"
+        + version
+        + ",\"manifest_path\":\""
+        + path
+        + "\"}";
   }
 
   private List<Long> versions(String branch) {
     List<Long> result = new ArrayList<>();
-    api.post(T + "/version/list?branch=" + branch, null).assertOk().get("versions")
+    api.post(T + "/version/list?branch=" + branch, null)
+        .assertOk()
+        .get("versions")
         .forEach(v -> result.add(v.get("version").longValue()));
     return result;
   }
@@ -48,13 +56,30 @@ class BranchIT {
 
     assertThat(versions("dev")).containsExactly(4L, 5L);
     assertThat(versions("main")).containsExactly(1L, 2L, 3L, 4L);
-    assertThat(api.post(T + "/version/describe", "{\"branch\":\"dev\",\"version\":4}").assertOk()
-        .get("version").get("manifest_path").asText()).isEqualTo("dev/4");
-    assertThat(api.post(T + "/version/describe", "{\"version\":4}").assertOk()
-        .get("version").get("manifest_path").asText()).isEqualTo("main/4");
-    assertThat(api.post(T + "/version/describe", "{\"branch\":\"dev\"}").assertOk()
-        .get("version").get("version").longValue()).isEqualTo(5);
-    assertThat(api.post(T + "/describe", "{\"branch\":\"dev\"}").assertOk().get("version").longValue()).isEqualTo(5);
+    assertThat(
+            api.post(T + "/version/describe", "{\"branch\":\"dev\",\"version\":4}")
+                .assertOk()
+                .get("version")
+                .get("manifest_path")
+                .asText())
+        .isEqualTo("dev/4");
+    assertThat(
+            api.post(T + "/version/describe", "{\"version\":4}")
+                .assertOk()
+                .get("version")
+                .get("manifest_path")
+                .asText())
+        .isEqualTo("main/4");
+    assertThat(
+            api.post(T + "/version/describe", "{\"branch\":\"dev\"}")
+                .assertOk()
+                .get("version")
+                .get("version")
+                .longValue())
+        .isEqualTo(5);
+    assertThat(
+            api.post(T + "/describe", "{\"branch\":\"dev\"}").assertOk().get("version").longValue())
+        .isEqualTo(5);
     assertThat(api.post(T + "/describe", "{}").assertOk().get("version").longValue()).isEqualTo(4);
     api.post(T + "/describe", "{\"branch\":\"ghost\"}").assertError(404, 22);
   }
@@ -63,9 +88,15 @@ class BranchIT {
   void branchesFromAVersionOfAnotherBranch() {
     api.post(T + "/branches/create", "{\"name\":\"old\",\"from_version\":1}").assertOk();
     api.post(T + "/version/create", onBranch("old", 2, "old/2")).assertOk();
-    api.post(T + "/branches/create", "{\"name\":\"older\",\"from_branch\":\"old\",\"from_version\":2}").assertOk();
+    api.post(
+            T + "/branches/create",
+            "{\"name\":\"older\",\"from_branch\":\"old\",\"from_version\":2}")
+        .assertOk();
     api.post(T + "/version/create", onBranch("older", 3, "older/3")).assertOk();
-    api.post(T + "/branches/create", "{\"name\":\"inherit\",\"from_branch\":\"old\",\"from_version\":1}").assertOk();
+    api.post(
+            T + "/branches/create",
+            "{\"name\":\"inherit\",\"from_branch\":\"old\",\"from_version\":1}")
+        .assertOk();
     api.post(T + "/version/create", onBranch("inherit", 2, "inherit/2")).assertOk();
 
     JsonNode listed = api.post(T + "/branches/list", null).assertOk().get("branches");
@@ -79,8 +110,11 @@ class BranchIT {
 
     JsonNode firstPage = api.post(T + "/branches/list?limit=2", null).assertOk();
     assertThat(firstPage.get("branches").size()).isEqualTo(2);
-    JsonNode secondPage = api.post(T + "/branches/list?limit=2&page_token="
-        + firstPage.get("page_token").asText(), null).assertOk();
+    JsonNode secondPage =
+        api.post(
+                T + "/branches/list?limit=2&page_token=" + firstPage.get("page_token").asText(),
+                null)
+            .assertOk();
     assertThat(secondPage.get("branches").fieldNames()).toIterable().containsExactly("older");
   }
 
@@ -91,7 +125,8 @@ class BranchIT {
     api.post(T + "/branches/create", "{\"name\":\"main\"}").assertError(409, 23);
     api.post(T + "/branches/create", "{}").assertError(400, 13);
     api.post(T + "/branches/create", "{\"name\":\"a/b\"}").assertError(400, 13);
-    api.post(T + "/branches/create", "{\"name\":\"x\",\"from_branch\":\"ghost\"}").assertError(404, 22);
+    api.post(T + "/branches/create", "{\"name\":\"x\",\"from_branch\":\"ghost\"}")
+        .assertError(404, 22);
     api.post(T + "/branches/create", "{\"name\":\"x\",\"from_version\":99}").assertError(404, 11);
     api.post("/v1/table/ns%24ghost/branches/create", "{\"name\":\"x\"}").assertError(404, 4);
     api.post("/v1/table/ns%24ghost/branches/list", null).assertError(404, 4);

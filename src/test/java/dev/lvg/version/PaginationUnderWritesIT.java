@@ -25,20 +25,27 @@ class PaginationUnderWritesIT {
     for (int start = 1; start <= EXISTING; start += 500) {
       StringBuilder entries = new StringBuilder();
       for (int v = start; v < start + 500; v++) {
-        entries.append(v == start ? "" : ",").append("{\"id\":[\"ns\",\"t\"],\"version\":").append(v)
-            .append(",\"manifest_path\":\"t/").append(v).append("\"}");
+        entries
+            .append(v == start ? "" : ",")
+            .append("{\"id\":[\"ns\",\"t\"],\"version\":")
+            .append(v)
+            .append(",\"manifest_path\":\"t/")
+            .append(v)
+            .append("\"}");
       }
       api.post("/v1/table/version/batch-create", "{\"entries\":[" + entries + "]}").assertOk();
     }
 
     AtomicBoolean walking = new AtomicBoolean(true);
     AtomicLong next = new AtomicLong(EXISTING + 1);
-    CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
-      while (walking.get() && next.get() <= EXISTING + MAX_EXTRA) {
-        long v = next.getAndIncrement();
-        api.post("/v1/table/ns%24t/version/create", Api.createBody(v, "t/" + v)).assertOk();
-      }
-    });
+    CompletableFuture<Void> writer =
+        CompletableFuture.runAsync(
+            () -> {
+              while (walking.get() && next.get() <= EXISTING + MAX_EXTRA) {
+                long v = next.getAndIncrement();
+                api.post("/v1/table/ns%24t/version/create", Api.createBody(v, "t/" + v)).assertOk();
+              }
+            });
     List<Long> ascending;
     List<Long> descending;
     try {
@@ -49,11 +56,16 @@ class PaginationUnderWritesIT {
       writer.join();
     }
 
-    assertThat(next.get()).as("the writer committed while the walks ran").isGreaterThan(EXISTING + 1);
+    assertThat(next.get())
+        .as("the writer committed while the walks ran")
+        .isGreaterThan(EXISTING + 1);
     assertThat(ascending).isSorted().doesNotHaveDuplicates();
-    assertThat(ascending.stream().filter(v -> v <= EXISTING).toList()).hasSize(EXISTING)
+    assertThat(ascending.stream().filter(v -> v <= EXISTING).toList())
+        .hasSize(EXISTING)
         .containsExactlyElementsOf(range(1, EXISTING));
-    assertThat(descending).isSortedAccordingTo((a, b) -> Long.compare(b, a)).doesNotHaveDuplicates();
+    assertThat(descending)
+        .isSortedAccordingTo((a, b) -> Long.compare(b, a))
+        .doesNotHaveDuplicates();
     List<Long> existingDescending = descending.stream().filter(v -> v <= EXISTING).toList();
     assertThat(existingDescending).hasSize(EXISTING);
     assertThat(existingDescending.get(0)).isEqualTo(EXISTING);
@@ -73,8 +85,13 @@ class PaginationUnderWritesIT {
     String token = null;
     int pages = 0;
     do {
-      JsonNode page = api.post("/v1/table/ns%24t/version/list?limit=100" + order
-          + (token == null ? "" : "&page_token=" + token), null).assertOk();
+      JsonNode page =
+          api.post(
+                  "/v1/table/ns%24t/version/list?limit=100"
+                      + order
+                      + (token == null ? "" : "&page_token=" + token),
+                  null)
+              .assertOk();
       assertThat(page.get("versions").size()).isLessThanOrEqualTo(100);
       page.get("versions").forEach(v -> seen.add(v.get("version").longValue()));
       token = page.has("page_token") ? page.get("page_token").asText() : null;

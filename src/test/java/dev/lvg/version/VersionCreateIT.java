@@ -40,13 +40,18 @@ class VersionCreateIT {
   @Test
   void createsVersionOneWithEveryField() {
     String path = table("full");
-    JsonNode body = api.post(path, """
+    JsonNode body =
+        api.post(
+                path,
+                """
         {"context":{},"id":["ns1","full"],"version":1,"manifest_path":"ns1/full.lance/_versions/1.manifest",
          "manifest_size":123,"e_tag":"\\"210606-6616cd6bfc17c-173\\"","metadata":{"k":"v"},"naming_scheme":"V2",
-         "unknown_field":{"ignored":true}}""").assertOk();
+         "unknown_field":{"ignored":true}}""")
+            .assertOk();
     JsonNode version = body.get("version");
     assertThat(version.get("version").longValue()).isEqualTo(1);
-    assertThat(version.get("manifest_path").asText()).isEqualTo("ns1/full.lance/_versions/1.manifest");
+    assertThat(version.get("manifest_path").asText())
+        .isEqualTo("ns1/full.lance/_versions/1.manifest");
     assertThat(version.get("manifest_size").longValue()).isEqualTo(123);
     assertThat(version.get("e_tag").asText()).isEqualTo("\"210606-6616cd6bfc17c-173\"");
     assertThat(version.get("metadata").get("k").asText()).isEqualTo("v");
@@ -91,41 +96,47 @@ class VersionCreateIT {
     table("known");
     api.post("/v1/table/ns1%24missing/version/create", createBody(1, "x")).assertError(404, 4);
     api.post("/v1/table/nope%24missing/version/create", createBody(1, "x")).assertError(404, 1);
-    api.post("/v1/table/ns1%24known/version/create",
-        "{\"version\":1,\"manifest_path\":\"x\",\"branch\":\"dev\"}").assertError(404, 22);
-    api.post("/v1/table/ns1%24missing/version/create",
-        "{\"version\":1,\"manifest_path\":\"x\",\"branch\":\"dev\"}").assertError(404, 4);
+    api.post(
+            "/v1/table/ns1%24known/version/create",
+            "{\"version\":1,\"manifest_path\":\"x\",\"branch\":\"dev\"}")
+        .assertError(404, 22);
+    api.post(
+            "/v1/table/ns1%24missing/version/create",
+            "{\"version\":1,\"manifest_path\":\"x\",\"branch\":\"dev\"}")
+        .assertError(404, 4);
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {
-      "{\"version\":\"1\",\"manifest_path\":\"p\"}",
-      "{\"version\":1.5,\"manifest_path\":\"p\"}",
-      "{\"version\":1.0,\"manifest_path\":\"p\"}",
-      "{\"version\":-1,\"manifest_path\":\"p\"}",
-      "{\"version\":9223372036854775808,\"manifest_path\":\"p\"}",
-      "{\"version\":true,\"manifest_path\":\"p\"}",
-      "{\"manifest_path\":\"p\"}",
-      "{\"version\":1}",
-      "{\"version\":1,\"manifest_path\":\"\"}",
-      "{\"version\":1,\"manifest_path\":7}",
-      "{\"version\":1,\"manifest_path\":\"p\",\"manifest_size\":-1}",
-      "{\"version\":1,\"manifest_path\":\"p\",\"manifest_size\":\"12\"}",
-      "{\"version\":1,\"manifest_path\":\"p\",\"naming_scheme\":\"V3\"}",
-      "{\"version\":1,\"manifest_path\":\"p\",\"metadata\":{\"k\":1}}",
-      "{\"version\":1,\"manifest_path\":\"p\",\"metadata\":[\"k\"]}",
-      "{\"version\":1,\"manifest_path\":\"p\",\"context\":\"c\"}",
-      "{\"version\":1,\"manifest_path\":\"p\",\"e_tag\":5}",
-      "{\"version\":1,\"manifest_path\":\"p\",\"id\":\"ns1$v\"}",
-      "{\"version\":1,\"manifest_path\":\"p\",\"id\":[\"ns1\",\"other\"]}",
-      "{\"version\":1,\"manifest_path\":\"p\",\"version\":2}",
-      "{\"version\":1,",
-      "{\"version\":1,\"manifest_path\":\"p\"} trailing",
-      "null",
-      "[1]",
-      "\"text\"",
-      "42",
-      ""})
+  @ValueSource(
+      strings = {
+        "{\"version\":\"1\",\"manifest_path\":\"p\"}",
+        "{\"version\":1.5,\"manifest_path\":\"p\"}",
+        "{\"version\":1.0,\"manifest_path\":\"p\"}",
+        "{\"version\":-1,\"manifest_path\":\"p\"}",
+        "{\"version\":9223372036854775808,\"manifest_path\":\"p\"}",
+        "{\"version\":true,\"manifest_path\":\"p\"}",
+        "{\"manifest_path\":\"p\"}",
+        "{\"version\":1}",
+        "{\"version\":1,\"manifest_path\":\"\"}",
+        "{\"version\":1,\"manifest_path\":7}",
+        "{\"version\":1,\"manifest_path\":\"p\",\"manifest_size\":-1}",
+        "{\"version\":1,\"manifest_path\":\"p\",\"manifest_size\":\"12\"}",
+        "{\"version\":1,\"manifest_path\":\"p\",\"naming_scheme\":\"V3\"}",
+        "{\"version\":1,\"manifest_path\":\"p\",\"metadata\":{\"k\":1}}",
+        "{\"version\":1,\"manifest_path\":\"p\",\"metadata\":[\"k\"]}",
+        "{\"version\":1,\"manifest_path\":\"p\",\"context\":\"c\"}",
+        "{\"version\":1,\"manifest_path\":\"p\",\"e_tag\":5}",
+        "{\"version\":1,\"manifest_path\":\"p\",\"id\":\"ns1$v\"}",
+        "{\"version\":1,\"manifest_path\":\"p\",\"id\":[\"ns1\",\"other\"]}",
+        "{\"version\":1,\"manifest_path\":\"p\",\"version\":2}",
+        "{\"version\":1,",
+        "{\"version\":1,\"manifest_path\":\"p\"} trailing",
+        "null",
+        "[1]",
+        "\"text\"",
+        "42",
+        ""
+      })
   void malformedRequestsAre400WithCode13(String body) {
     Api.Response response = api.post("/v1/table/ns1%24v/version/create", body).assertError(400, 13);
     assertThat(response.json().get("error").asText()).isNotBlank();
@@ -135,18 +146,29 @@ class VersionCreateIT {
   void errorsNameTheBadField() {
     table("named");
     String path = "/v1/table/ns1%24named/version/create";
-    assertThat(api.post(path, "{\"version\":\"1\",\"manifest_path\":\"p\"}").json().get("error").asText())
+    assertThat(
+            api.post(path, "{\"version\":\"1\",\"manifest_path\":\"p\"}")
+                .json()
+                .get("error")
+                .asText())
         .contains("version");
-    assertThat(api.post(path, "{\"version\":1}").json().get("error").asText()).contains("manifest_path");
-    assertThat(api.post(path, "{\"version\":1,\"manifest_path\":\"p\",\"manifest_size\":-4}")
-        .json().get("error").asText()).contains("manifest_size");
+    assertThat(api.post(path, "{\"version\":1}").json().get("error").asText())
+        .contains("manifest_path");
+    assertThat(
+            api.post(path, "{\"version\":1,\"manifest_path\":\"p\",\"manifest_size\":-4}")
+                .json()
+                .get("error")
+                .asText())
+        .contains("manifest_size");
   }
 
   @Test
   void bodyOverTheLimitIsRejectedWithoutA500() {
     String path = table("big");
-    String huge = "{\"version\":1,\"manifest_path\":\"p\",\"metadata\":{\"k\":\""
-        + "x".repeat((int) gw.config.maxBodyBytes()) + "\"}}";
+    String huge =
+        "{\"version\":1,\"manifest_path\":\"p\",\"metadata\":{\"k\":\""
+            + "x".repeat((int) gw.config.maxBodyBytes())
+            + "\"}}";
     Api.Response response = api.post(path, huge);
     assertThat(response.status()).isEqualTo(413);
     assertThat(response.json().get("code").intValue()).isEqualTo(13);
@@ -155,11 +177,16 @@ class VersionCreateIT {
   @Test
   void largeJsonBodiesLabelledAsFormsAreReadAsJson() {
     String path = table("formed");
-    String body = "{\"version\":1,\"manifest_path\":\"f/1\",\"metadata\":{\"big\":\""
-        + "x".repeat(200_000) + "\"}}";
-    for (String type : new String[] {"application/x-www-form-urlencoded", "multipart/form-data; boundary=x"}) {
-      Api.Response response = Api.send(api.request(path, body).setHeader("Content-Type", type).build());
-      assertThat(response.assertOk().get("version").get("metadata").get("big").asText()).hasSize(200_000);
+    String body =
+        "{\"version\":1,\"manifest_path\":\"f/1\",\"metadata\":{\"big\":\""
+            + "x".repeat(200_000)
+            + "\"}}";
+    for (String type :
+        new String[] {"application/x-www-form-urlencoded", "multipart/form-data; boundary=x"}) {
+      Api.Response response =
+          Api.send(api.request(path, body).setHeader("Content-Type", type).build());
+      assertThat(response.assertOk().get("version").get("metadata").get("big").asText())
+          .hasSize(200_000);
     }
   }
 
@@ -181,7 +208,8 @@ class VersionCreateIT {
     api.post("/v1/table/ns1::delim/version/create?delimiter=::", createBody(5, "d/5")).assertOk();
     api.post("/v1/table/ns1%24%24delim/version/create", createBody(6, "d/6")).assertError(400, 13);
     api.post("/v1/table/%24/version/create", createBody(6, "d/6")).assertError(400, 13);
-    api.post("/v1/table/ns1%24delim/version/create?delimiter=", createBody(6, "d/6")).assertError(400, 13);
+    api.post("/v1/table/ns1%24delim/version/create?delimiter=", createBody(6, "d/6"))
+        .assertError(400, 13);
   }
 
   @Test
@@ -198,14 +226,18 @@ class VersionCreateIT {
     gw.api(null).post(path, createBody(1, "a/1")).assertError(401, 16);
     gw.api("not-a-key").post(path, createBody(1, "a/1")).assertError(401, 16);
     gw.api("").post(path, createBody(1, "a/1")).assertError(401, 16);
-    Api.send(HttpRequest.newBuilder(URI.create(gw.baseUrl + path))
-        .header("Authorization", "Bearer some-token")
-        .POST(HttpRequest.BodyPublishers.ofString(createBody(1, "a/1"))).build())
+    Api.send(
+            HttpRequest.newBuilder(URI.create(gw.baseUrl + path))
+                .header("Authorization", "Bearer some-token")
+                .POST(HttpRequest.BodyPublishers.ofString(createBody(1, "a/1")))
+                .build())
         .assertError(401, 16);
-    String withIdentity = "{\"identity\":{\"api_key\":\"" + key + "\"},\"version\":1,\"manifest_path\":\"a/1\"}";
+    String withIdentity =
+        "{\"identity\":{\"api_key\":\"" + key + "\"},\"version\":1,\"manifest_path\":\"a/1\"}";
     gw.api(null).post(path, withIdentity).assertOk();
     gw.api("wrong-key").post(path, withIdentity).assertError(401, 16);
-    String withBadIdentity = "{\"identity\":{\"api_key\":\"wrong\"},\"version\":2,\"manifest_path\":\"a/2\"}";
+    String withBadIdentity =
+        "{\"identity\":{\"api_key\":\"wrong\"},\"version\":2,\"manifest_path\":\"a/2\"}";
     api.post(path, withBadIdentity).assertOk();
     gw.api(null).post(path, "{\"version\":").assertError(401, 16);
   }
@@ -257,7 +289,8 @@ class VersionCreateIT {
       transactions.add(body.get("transaction_id").asText());
     }
     assertThat(transactions).hasSize(1);
-    assertThat(api.post("/v1/table/ns1%24same/version/list", null).assertOk().get("versions")).hasSize(1);
+    assertThat(api.post("/v1/table/ns1%24same/version/list", null).assertOk().get("versions"))
+        .hasSize(1);
   }
 
   @Test
@@ -270,7 +303,10 @@ class VersionCreateIT {
     List<CompletableFuture<Api.Response>> calls = new ArrayList<>();
     for (int t = 0; t < tables; t++) {
       for (long first : firsts) {
-        calls.add(api.postAsync("/v1/table/ns1%24first-race-" + t + "/version/create", createBody(first, "fr/" + first)));
+        calls.add(
+            api.postAsync(
+                "/v1/table/ns1%24first-race-" + t + "/version/create",
+                createBody(first, "fr/" + first)));
       }
     }
     List<Api.Response> responses = calls.stream().map(CompletableFuture::join).toList();
@@ -278,8 +314,12 @@ class VersionCreateIT {
       List<Api.Response> forTable = responses.subList(t * firsts.length, (t + 1) * firsts.length);
       assertThat(forTable.stream().filter(r -> r.status() == 200)).as("table %d", t).hasSize(1);
       forTable.stream().filter(r -> r.status() != 200).forEach(r -> r.assertError(409, 14));
-      assertThat(api.post("/v1/table/ns1%24first-race-" + t + "/version/list", null).assertOk()
-          .get("versions")).as("table %d", t).hasSize(1);
+      assertThat(
+              api.post("/v1/table/ns1%24first-race-" + t + "/version/list", null)
+                  .assertOk()
+                  .get("versions"))
+          .as("table %d", t)
+          .hasSize(1);
     }
   }
 }

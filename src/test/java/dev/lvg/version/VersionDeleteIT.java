@@ -26,7 +26,9 @@ class VersionDeleteIT {
 
   private List<Long> remaining() {
     List<Long> result = new ArrayList<>();
-    api.post("/v1/table/ns%24t/version/list", null).assertOk().get("versions")
+    api.post("/v1/table/ns%24t/version/list", null)
+        .assertOk()
+        .get("versions")
         .forEach(v -> result.add(v.get("version").longValue()));
     return result;
   }
@@ -37,22 +39,34 @@ class VersionDeleteIT {
 
   @Test
   void rangesAreStartInclusiveEndExclusiveAndAtomicAcrossARequest() {
-    JsonNode deleted = delete("[{\"start_version\":2,\"end_version\":4},{\"start_version\":8,\"end_version\":9}]");
+    JsonNode deleted =
+        delete("[{\"start_version\":2,\"end_version\":4},{\"start_version\":8,\"end_version\":9}]");
     assertThat(deleted.get("deleted_count").longValue()).isEqualTo(3);
     assertThat(remaining()).containsExactly(1L, 4L, 5L, 6L, 7L, 9L, 10L);
-    assertThat(delete("[{\"start_version\":2,\"end_version\":4}]").get("deleted_count").longValue()).isZero();
-    assertThat(delete("[{\"start_version\":3,\"end_version\":6},{\"start_version\":5,\"end_version\":7}]")
-        .get("deleted_count").longValue()).isEqualTo(3);
+    assertThat(delete("[{\"start_version\":2,\"end_version\":4}]").get("deleted_count").longValue())
+        .isZero();
+    assertThat(
+            delete(
+                    "[{\"start_version\":3,\"end_version\":6},{\"start_version\":5,\"end_version\":7}]")
+                .get("deleted_count")
+                .longValue())
+        .isEqualTo(3);
     assertThat(remaining()).containsExactly(1L, 7L, 9L, 10L);
   }
 
   @Test
   void minusOneReachesThroughTheLatestAndZeroToMinusOneDeletesAll() {
-    assertThat(delete("[{\"start_version\":9,\"end_version\":-1}]").get("deleted_count").longValue()).isEqualTo(2);
+    assertThat(
+            delete("[{\"start_version\":9,\"end_version\":-1}]").get("deleted_count").longValue())
+        .isEqualTo(2);
     assertThat(remaining()).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L);
-    assertThat(delete("[{\"start_version\":0,\"end_version\":-1}]").get("deleted_count").longValue()).isEqualTo(8);
+    assertThat(
+            delete("[{\"start_version\":0,\"end_version\":-1}]").get("deleted_count").longValue())
+        .isEqualTo(8);
     assertThat(remaining()).isEmpty();
-    assertThat(delete("[{\"start_version\":0,\"end_version\":-1}]").get("deleted_count").longValue()).isZero();
+    assertThat(
+            delete("[{\"start_version\":0,\"end_version\":-1}]").get("deleted_count").longValue())
+        .isZero();
     api.post("/v1/table/ns%24t/version/describe", "{\"version\":3}").assertError(404, 11);
   }
 
@@ -72,10 +86,14 @@ class VersionDeleteIT {
     api.post(path, "{\"ranges\":[{\"start_version\":-2,\"end_version\":3}]}").assertError(400, 13);
     api.post(path, "{\"ranges\":[{\"start_version\":5,\"end_version\":3}]}").assertError(400, 13);
     api.post(path, "{\"ranges\":[{\"start_version\":1}]}").assertError(400, 13);
-    api.post(path, "{\"ranges\":[{\"start_version\":\"1\",\"end_version\":3}]}").assertError(400, 13);
-    api.post("/v1/table/ns%24nope/version/delete", "{\"ranges\":[{\"start_version\":0,\"end_version\":-1}]}")
+    api.post(path, "{\"ranges\":[{\"start_version\":\"1\",\"end_version\":3}]}")
+        .assertError(400, 13);
+    api.post(
+            "/v1/table/ns%24nope/version/delete",
+            "{\"ranges\":[{\"start_version\":0,\"end_version\":-1}]}")
         .assertError(404, 4);
-    api.post(path, "{\"branch\":\"b\",\"ranges\":[{\"start_version\":0,\"end_version\":-1}]}").assertError(404, 22);
+    api.post(path, "{\"branch\":\"b\",\"ranges\":[{\"start_version\":0,\"end_version\":-1}]}")
+        .assertError(404, 22);
     assertThat(remaining()).hasSize(10);
   }
 }

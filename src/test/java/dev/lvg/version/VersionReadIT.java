@@ -43,9 +43,12 @@ class VersionReadIT {
     assertThat(versions(api.post(LIST, "").assertOk())).containsExactly(1L, 2L, 3L, 4L, 5L);
     assertThat(versions(api.post(LIST, "{}").assertOk())).containsExactly(1L, 2L, 3L, 4L, 5L);
     assertThat(versions(api.post(LIST, "null").assertOk())).containsExactly(1L, 2L, 3L, 4L, 5L);
-    Api.Response noContentType = Api.send(HttpRequest.newBuilder(URI.create(gw.baseUrl + LIST))
-        .header("x-api-key", key)
-        .POST(HttpRequest.BodyPublishers.noBody()).build());
+    Api.Response noContentType =
+        Api.send(
+            HttpRequest.newBuilder(URI.create(gw.baseUrl + LIST))
+                .header("x-api-key", key)
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build());
     assertThat(versions(noContentType.assertOk())).hasSize(5);
   }
 
@@ -69,8 +72,9 @@ class VersionReadIT {
     List<Long> all = new ArrayList<>();
     String token = null;
     do {
-      JsonNode page = api.post(LIST + "?limit=2" + extra + (token == null ? "" : "&page_token=" + token), null)
-          .assertOk();
+      JsonNode page =
+          api.post(LIST + "?limit=2" + extra + (token == null ? "" : "&page_token=" + token), null)
+              .assertOk();
       all.addAll(versions(page));
       token = page.has("page_token") ? page.get("page_token").asText() : null;
     } while (token != null);
@@ -90,21 +94,30 @@ class VersionReadIT {
 
   @Test
   void describeFindsAVersionOrTheLatest() {
-    assertThat(api.post(DESCRIBE, "{\"version\":2}").assertOk().get("version").get("manifest_path").asText())
+    assertThat(
+            api.post(DESCRIBE, "{\"version\":2}")
+                .assertOk()
+                .get("version")
+                .get("manifest_path")
+                .asText())
         .isEqualTo("t/2");
-    assertThat(api.post(DESCRIBE, "{}").assertOk().get("version").get("version").longValue()).isEqualTo(5);
-    assertThat(api.post(DESCRIBE, null).assertOk().get("version").get("version").longValue()).isEqualTo(5);
+    assertThat(api.post(DESCRIBE, "{}").assertOk().get("version").get("version").longValue())
+        .isEqualTo(5);
+    assertThat(api.post(DESCRIBE, null).assertOk().get("version").get("version").longValue())
+        .isEqualTo(5);
     api.post(DESCRIBE, "{\"version\":99}").assertError(404, 11);
     api.post(DESCRIBE, "{\"version\":\"2\"}").assertError(400, 13);
     api.post("/v1/table/ns%24missing/version/describe", "{\"version\":1}").assertError(404, 4);
-    api.post("/v1/table/ns%24t/version/describe", "{\"version\":1,\"branch\":\"b\"}").assertError(404, 22);
+    api.post("/v1/table/ns%24t/version/describe", "{\"version\":1,\"branch\":\"b\"}")
+        .assertError(404, 22);
   }
 
   @Test
   void describeOfATableWithoutVersionsIs404Code11() {
     api.post("/v1/table/ns%24empty/declare", "{}").assertOk();
     api.post("/v1/table/ns%24empty/version/describe", "{}").assertError(404, 11);
-    assertThat(api.post("/v1/table/ns%24empty/version/list", null).assertOk().get("versions")).isEmpty();
+    assertThat(api.post("/v1/table/ns%24empty/version/list", null).assertOk().get("versions"))
+        .isEmpty();
   }
 
   @Test
@@ -113,14 +126,24 @@ class VersionReadIT {
     String create = "/v1/table/w%24events/version/create?delimiter=%24";
     String list = "/v1/table/w%24events/version/list?delimiter=%24&limit=1&descending=true";
     assertThat(api.post(list, "null").assertOk().get("versions")).isEmpty();
-    api.post(create, "{\"id\":[\"w\",\"events\"],\"version\":1,\"manifest_path\":\"w/events.lance/_versions/"
-        + "18446744073709551614.manifest-b2e2a200\",\"manifest_size\":367,\"e_tag\":\"20e231\",\"naming_scheme\":\"V2\"}")
+    api.post(
+            create,
+            "{\"id\":[\"w\",\"events\"],\"version\":1,\"manifest_path\":\"w/events.lance/_versions/"
+                + "18446744073709551614.manifest-b2e2a200\",\"manifest_size\":367,\"e_tag\":\"20e231\",\"naming_scheme\":\"V2\"}")
         .assertOk();
     assertThat(versions(api.post(list, "null").assertOk())).containsExactly(1L);
-    api.post(create, "{\"id\":[\"w\",\"events\"],\"version\":2,\"manifest_path\":\"w/events.lance/_versions/"
-        + "18446744073709551613.manifest-c3\",\"manifest_size\":400,\"naming_scheme\":\"V2\"}").assertOk();
+    api.post(
+            create,
+            "{\"id\":[\"w\",\"events\"],\"version\":2,\"manifest_path\":\"w/events.lance/_versions/"
+                + "18446744073709551613.manifest-c3\",\"manifest_size\":400,\"naming_scheme\":\"V2\"}")
+        .assertOk();
     assertThat(versions(api.post(list, "null").assertOk())).containsExactly(2L);
-    assertThat(api.post("/v1/table/w%24events/version/describe?delimiter=%24", "{\"version\":1}").assertOk()
-        .get("version").get("manifest_size").longValue()).isEqualTo(367);
+    assertThat(
+            api.post("/v1/table/w%24events/version/describe?delimiter=%24", "{\"version\":1}")
+                .assertOk()
+                .get("version")
+                .get("manifest_size")
+                .longValue())
+        .isEqualTo(367);
   }
 }

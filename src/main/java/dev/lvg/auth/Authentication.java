@@ -1,6 +1,8 @@
-package dev.lvg.http;
+package dev.lvg.auth;
 
-import dev.lvg.auth.BearerTokens;
+import dev.lvg.http.ApiException;
+import dev.lvg.http.Body;
+import dev.lvg.http.Requests;
 import dev.lvg.tenancy.Tenant;
 import dev.lvg.tenancy.TenantDirectory;
 import io.vertx.core.Future;
@@ -14,6 +16,7 @@ import io.vertx.ext.web.RoutingContext;
  */
 public final class Authentication implements Handler<RoutingContext> {
   private static final String BEARER = "bearer ";
+  private static final String TENANT = "lvg.tenant";
 
   private final TenantDirectory tenants;
   private final BearerTokens bearerTokens;
@@ -33,16 +36,22 @@ public final class Authentication implements Handler<RoutingContext> {
       ctx.fail(refused);
       return;
     }
-    tenant.onComplete(result -> {
-      if (result.failed()) {
-        ctx.fail(result.cause());
-      } else if (result.result() == null) {
-        ctx.fail(ApiException.unauthenticated("the API key is not valid"));
-      } else {
-        Requests.setTenant(ctx, result.result());
-        ctx.next();
-      }
-    });
+    tenant.onComplete(
+        result -> {
+          if (result.failed()) {
+            ctx.fail(result.cause());
+          } else if (result.result() == null) {
+            ctx.fail(ApiException.unauthenticated("the API key is not valid"));
+          } else {
+            ctx.put(TENANT, result.result());
+            ctx.next();
+          }
+        });
+  }
+
+  /** The tenant this request was authenticated as. */
+  public static Tenant tenant(RoutingContext ctx) {
+    return ctx.get(TENANT);
   }
 
   private Future<Tenant> resolve(RoutingContext ctx) {
@@ -85,7 +94,9 @@ public final class Authentication implements Handler<RoutingContext> {
     return bearerTokens.tenantOf(token);
   }
 
-  /** A malformed body carries no usable identity; its own error is reported after authentication. */
+  /**
+   * A malformed body carries no usable identity; its own error is reported after authentication.
+   */
   private static Body bodyForIdentity(RoutingContext ctx) {
     try {
       return Requests.body(ctx);

@@ -1,0 +1,118 @@
+package dev.lvg.batch;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lvg.auth.Authentication;
+import dev.lvg.catalog.CatalogService;
+import dev.lvg.http.ApiException;
+import dev.lvg.http.Body;
+import dev.lvg.http.Futures;
+import dev.lvg.http.Json;
+import dev.lvg.http.ObjectId;
+import dev.lvg.http.Operations;
+import dev.lvg.http.Requests;
+import dev.lvg.tenancy.Tenant;
+import dev.lvg.version.Commit;
+import dev.lvg.version.NewVersion;
+import dev.lvg.version.VersionService;
+import io.vertx.core.Future;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.SqlClient;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Atomic batches: every entry of a request runs on one connection inside one transaction, with the
+ * same rules as the single operation, and any failure rolls all of them back.
+ */
+public final class BatchRoutes {
+  private static final int MAX_ENTRIES = 1000;
+  private static final String[] OPERATIONS = {
+    "declare_table", "create_table_version", "delete_table_versions", "deregister_table"
+  };
+
+  private final Pool pool;
+  private final CatalogService catalog;
+  private final VersionService versions;
+
+  public BatchRoutes(Pool pool, CatalogService catalog, VersionService versions) {
+    this.pool = pool;
+    this.catalog = catalog;
+    this.versions = versions;
+  }
+
+  public void mount(Router router) {
+    router.post("/v1/table/version/batch-create").handler(Operations.json(this::batchCreate));
+    router.post("/v1/table/batch-commit").handler(Operations.json(this::batchCommit));
+  }
+
+  private Future<ObjectNode> batchCreate(RoutingContext ctx) {
+    Body body = Requests.requiredBody(ctx);
+    Tenant tenant = Authentication.tenant(ctx);
+    List<NewVersion> entries =
+        body.requiredObjectList("entries", MAX_ENTRIES).stream()
+            .map(entry -> NewVersion.from(tenant, ObjectId.fromBody(entry), entry))
+            .toList();
+    return pool.withTransaction(
+            tx -> Futures.sequence(entries, entry -> versions.createInTransaction(tx, entry)))
+        .map(
+            created -> {
+              ObjectNode result = Json.object();
+              ArrayNode list = result.putArray("versions");
+              created.forEach(one -> list.add(one.version().toJson()));
+              result.put("transaction_id", UUID.randomUUID().toString());
+              return result;
+            });
+  }
+
+  private Future<ObjectNode> batchCommit(RoutingContext ctx) {
+    Body body = Requests.requiredBody(ctx);
+    Tenant tenant = Authentication.tenant(ctx);
+    List<Body> operations = body.requiredObjectList("operations", MAX_ENTRIES);
+    operations.forEach(BatchRoutes::kindOf);
+    return pool.withTransaction(
+            tx -> Futures.sequence(operations, operation -> run(tx, tenant, operation)))
+        .map(
+            results -> {
+              ObjectNode result = Json.object();
+              ArrayNode list = result.putArray("results");
+              results.forEach(list::add);
+              result.put("transaction_id", UUID.randomUUID().toString());
+              return result;
+            });
+  }
+
+  private static String kindOf(Body operation) {
+    List<String> kinds = operation.present(OPERATIONS);
+    if (kinds.size() != 1) {
+      throw ApiException.invalidInput(
+          "each operation must hold exactly one of " + String.join(", ", OPERATIONS));
+    }
+    return kinds.get(0);
+  }
+
+  private Future<ObjectNode> run(SqlClient tx, Tenant tenant, Body operation) {
+    String kind = kindOf(operation);
+    Body request = operation.optionalObject(kind);
+    List<String> id = ObjectId.fromBody(request);
+    Future<ObjectNode> outcome =
+        switch (kind) {
+          case "declare_table" -> catalog.declare(tx, tenant, id, request);
+          case "create_table_version" ->
+              versions
+                  .createInTransaction(tx, NewVersion.from(tenant, id, request))
+                  .map(Commit::toJson);
+          case "delete_table_versions" ->
+              versions.delete(tx, tenant, id, request).map(VersionService::deletedJson);
+          default -> catalog.deregister(tx, tenant, id);
+        };
+    return outcome.map(
+        one -> {
+          ObjectNode wrapped = Json.object();
+          wrapped.set(kind, one);
+          return wrapped;
+        });
+  }
+}

@@ -1,0 +1,93 @@
+package dev.lvg.catalog;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lvg.auth.Authentication;
+import dev.lvg.http.Body;
+import dev.lvg.http.Json;
+import dev.lvg.http.ObjectId;
+import dev.lvg.http.Operations;
+import dev.lvg.http.Paging;
+import dev.lvg.http.Requests;
+import io.vertx.core.Future;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.sqlclient.Pool;
+import java.util.List;
+import java.util.UUID;
+
+/** The branch operations of one table. */
+public final class BranchRoutes {
+  private final Pool pool;
+  private final BranchRepository branches;
+  private final Paging paging;
+
+  public BranchRoutes(Pool pool, BranchRepository branches, Paging paging) {
+    this.pool = pool;
+    this.branches = branches;
+    this.paging = paging;
+  }
+
+  public void mount(Router router) {
+    router.post("/v1/table/:id/branches/create").handler(Operations.json(this::createBranch));
+    router.post("/v1/table/:id/branches/list").handler(Operations.json(this::listBranches));
+    router.post("/v1/table/:id/branches/delete").handler(Operations.json(this::deleteBranch));
+  }
+
+  private Future<ObjectNode> createBranch(RoutingContext ctx) {
+    Body body = Requests.requiredBody(ctx);
+    List<String> tableId = ObjectId.fromRequest(ctx, body);
+    String name = body.requiredNonEmptyString("name");
+    String fromBranch = body.optionalString("from_branch");
+    Long fromVersion = body.optionalNonNegativeLong("from_version");
+    String source = fromBranch == null || fromBranch.isEmpty() ? Branches.MAIN : fromBranch;
+    return pool.withTransaction(
+            tx ->
+                branches.create(tx, Authentication.tenant(ctx), tableId, name, source, fromVersion))
+        .map(done -> Json.object().put("transaction_id", UUID.randomUUID().toString()));
+  }
+
+  private Future<ObjectNode> listBranches(RoutingContext ctx) {
+    Body body = Requests.body(ctx);
+    List<String> tableId = ObjectId.fromRequest(ctx, body);
+    int limit = paging.limit(ctx);
+    String after = Paging.decode(ctx.queryParams().get("page_token"));
+    return branches
+        .list(pool, Authentication.tenant(ctx), tableId, after, limit)
+        .map(
+            page -> {
+              ObjectNode result = Json.object();
+              ObjectNode map = result.putObject("branches");
+              page.stream()
+                  .limit(limit)
+                  .forEach(
+                      branch -> {
+                        ObjectNode contents = map.putObject(branch.name());
+                        if (!Branches.MAIN.equals(branch.parentBranch())) {
+                          contents.put("parentBranch", branch.parentBranch());
+                        }
+                        contents.put("parentVersion", branch.parentVersion());
+                        contents.put("createAt", branch.createdAtSeconds());
+                        contents.put("manifestSize", branch.manifestSize());
+                        ObjectNode metadata = contents.putObject("metadata");
+                        branch
+                            .metadata()
+                            .forEach(
+                                entry ->
+                                    metadata.put(entry.getKey(), String.valueOf(entry.getValue())));
+                      });
+              if (page.size() > limit) {
+                result.put("page_token", Paging.encode(page.get(limit - 1).name()));
+              }
+              return result;
+            });
+  }
+
+  private Future<ObjectNode> deleteBranch(RoutingContext ctx) {
+    Body body = Requests.requiredBody(ctx);
+    List<String> tableId = ObjectId.fromRequest(ctx, body);
+    String name = body.requiredNonEmptyString("name");
+    return pool.withTransaction(
+            tx -> branches.delete(tx, Authentication.tenant(ctx), tableId, name))
+        .map(done -> Json.object().put("transaction_id", UUID.randomUUID().toString()));
+  }
+}

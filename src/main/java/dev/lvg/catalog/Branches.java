@@ -1,0 +1,25 @@
+package dev.lvg.catalog;
+
+import dev.lvg.http.ApiException;
+import dev.lvg.http.Body;
+import dev.lvg.http.ErrorCode;
+
+/** Branch names: {@code main} always exists; a request names another with {@code branch}. */
+public final class Branches {
+  public static final String MAIN = "main";
+
+  private Branches() {}
+
+  /** The branch a request body names; absent means the main branch. */
+  public static String fromBody(Body body) {
+    String branch = body.optionalString("branch");
+    if (branch != null && branch.isEmpty()) {
+      throw ApiException.invalidInput("'branch' must not be empty");
+    }
+    return branch == null ? MAIN : branch;
+  }
+
+  public static ApiException notFound(String branch) {
+    return new ApiException(ErrorCode.TABLE_BRANCH_NOT_FOUND, "branch '" + branch + "' not found");
+  }
+}

@@ -1,0 +1,220 @@
+package dev.lvg.catalog;
+
+import dev.lvg.http.ApiException;
+import dev.lvg.http.ErrorCode;
+import dev.lvg.http.ObjectId;
+import dev.lvg.tenancy.Tenant;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.Tuple;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Namespaces of a tenant in PostgreSQL. Every statement is keyed by the tenant. Methods take the
+ * client to run on, so the same operation serves alone (the pool) or inside a batch (one
+ * transaction's connection).
+ */
+public final class NamespaceRepository {
+  public enum CreateMode {
+    CREATE,
+    EXIST_OK,
+    OVERWRITE
+  }
+
+  static final String FIND_NAMESPACE =
+      "SELECT properties FROM namespaces WHERE tenant_id = $1 AND path = $2";
+  static final String INSERT_NAMESPACE =
+      """
+      INSERT INTO namespaces (tenant_id, path, properties) VALUES ($1, $2, $3)
+      ON CONFLICT DO NOTHING RETURNING properties""";
+
+  /** True when the namespace holds a live table or a child namespace. */
+  static final String NAMESPACE_HAS_CHILDREN =
+      """
+      SELECT EXISTS (SELECT 1 FROM lance_tables t WHERE t.tenant_id = $1 AND t.namespace = $2
+                       AND t.deregistered_at IS NULL)
+          OR EXISTS (SELECT 1 FROM namespaces c WHERE c.tenant_id = $1
+                       AND cardinality(c.path) > cardinality($2::text[])
+                       AND c.path[1:cardinality($2::text[])] = $2)""";
+
+  static final String REPLACE_NAMESPACE_PROPERTIES =
+      "UPDATE namespaces SET properties = $3 WHERE tenant_id = $1 AND path = $2 RETURNING properties";
+  static final String LIST_CHILD_NAMESPACES =
+      """
+      SELECT path[cardinality(path)] AS name FROM namespaces
+      WHERE tenant_id = $1 AND cardinality(path) = cardinality($2::text[]) + 1
+        AND path[1:cardinality($2::text[])] = $2 AND path[cardinality(path)] > $3
+      ORDER BY name LIMIT $4""";
+
+  /** Removes a namespace and everything below it; tables in it are deregistered, not erased. */
+  static final String DEREGISTER_TABLES_UNDER =
+      """
+      UPDATE lance_tables SET deregistered_at = now()
+      WHERE tenant_id = $1 AND deregistered_at IS NULL
+        AND cardinality(namespace) >= cardinality($2::text[])
+        AND namespace[1:cardinality($2::text[])] = $2""";
+
+  static final String DELETE_NAMESPACES_UNDER =
+      """
+      DELETE FROM namespaces WHERE tenant_id = $1
+        AND cardinality(path) >= cardinality($2::text[]) AND path[1:cardinality($2::text[])] = $2""";
+
+  private static String[] array(List<String> parts) {
+    return parts.toArray(String[]::new);
+  }
+
+  private static Tuple key(Tenant tenant, List<String> namespace) {
+    return Tuple.tuple().addLong(tenant.id()).addArrayOfString(array(namespace));
+  }
+
+  private static JsonObject json(Map<String, String> properties) {
+    return properties == null ? new JsonObject() : new JsonObject(new LinkedHashMap<>(properties));
+  }
+
+  /** The namespace's properties; the root namespace always exists and has none. */
+  public Future<JsonObject> describeNamespace(SqlClient db, Tenant tenant, List<String> namespace) {
+    if (namespace.isEmpty()) {
+      return Future.succeededFuture(new JsonObject());
+    }
+    return db.preparedQuery(FIND_NAMESPACE)
+        .execute(key(tenant, namespace))
+        .map(
+            rows -> {
+              if (rows.size() == 0) {
+                throw namespaceNotFound(namespace);
+              }
+              return rows.iterator().next().getJsonObject(0);
+            });
+  }
+
+  public Future<JsonObject> createNamespace(
+      SqlClient db,
+      Tenant tenant,
+      List<String> namespace,
+      CreateMode mode,
+      Map<String, String> properties) {
+    if (namespace.isEmpty()) {
+      return Future.failedFuture(
+          new ApiException(ErrorCode.NAMESPACE_ALREADY_EXISTS, "the root namespace always exists"));
+    }
+    List<String> parent = namespace.subList(0, namespace.size() - 1);
+    Tuple params = key(tenant, namespace).addValue(json(properties));
+    return describeNamespace(db, tenant, parent)
+        .compose(parentExists -> db.preparedQuery(INSERT_NAMESPACE).execute(params))
+        .compose(
+            inserted -> {
+              if (inserted.size() > 0) {
+                return Future.succeededFuture(inserted.iterator().next().getJsonObject(0));
+              }
+              return switch (mode) {
+                case CREATE ->
+                    Future.failedFuture(
+                        new ApiException(
+                            ErrorCode.NAMESPACE_ALREADY_EXISTS,
+                            "namespace " + ObjectId.display(namespace) + " already exists"));
+                case EXIST_OK -> describeNamespace(db, tenant, namespace);
+                case OVERWRITE ->
+                    hasChildren(db, tenant, namespace)
+                        .compose(
+                            busy ->
+                                busy
+                                    ? Future.failedFuture(
+                                        new ApiException(
+                                            ErrorCode.NAMESPACE_NOT_EMPTY,
+                                            "namespace "
+                                                + ObjectId.display(namespace)
+                                                + " holds tables or namespaces; overwrite replaces only empty ones"))
+                                    : db.preparedQuery(REPLACE_NAMESPACE_PROPERTIES)
+                                        .execute(params)
+                                        .map(
+                                            replaced ->
+                                                replaced.iterator().next().getJsonObject(0)));
+              };
+            });
+  }
+
+  private Future<Boolean> hasChildren(SqlClient db, Tenant tenant, List<String> namespace) {
+    return db.preparedQuery(NAMESPACE_HAS_CHILDREN)
+        .execute(key(tenant, namespace))
+        .map(rows -> rows.iterator().next().getBoolean(0));
+  }
+
+  /**
+   * Drops a namespace. Without {@code cascade} it must be empty (409 code 3); with it, child
+   * namespaces go and its tables are deregistered. Returns the dropped namespace's properties, or
+   * {@code null} when it did not exist and {@code skipMissing} was asked for.
+   */
+  public Future<JsonObject> dropNamespace(
+      SqlClient db, Tenant tenant, List<String> namespace, boolean cascade, boolean skipMissing) {
+    if (namespace.isEmpty()) {
+      return Future.failedFuture(ApiException.invalidInput("the root namespace cannot be dropped"));
+    }
+    Tuple key = key(tenant, namespace);
+    return describeNamespace(db, tenant, namespace)
+        .recover(
+            missing ->
+                skipMissing && isCode(missing, ErrorCode.NAMESPACE_NOT_FOUND)
+                    ? Future.succeededFuture(null)
+                    : Future.failedFuture(missing))
+        .compose(
+            properties -> {
+              if (properties == null) {
+                return Future.succeededFuture(null);
+              }
+              Future<Void> emptied =
+                  cascade
+                      ? db.preparedQuery(DEREGISTER_TABLES_UNDER).execute(key).mapEmpty()
+                      : hasChildren(db, tenant, namespace)
+                          .compose(
+                              busy ->
+                                  busy
+                                      ? Future.failedFuture(
+                                          new ApiException(
+                                              ErrorCode.NAMESPACE_NOT_EMPTY,
+                                              "namespace "
+                                                  + ObjectId.display(namespace)
+                                                  + " is not empty; use behavior Cascade to drop its contents"))
+                                      : Future.succeededFuture());
+              return emptied
+                  .compose(done -> db.preparedQuery(DELETE_NAMESPACES_UNDER).execute(key))
+                  .map(properties);
+            });
+  }
+
+  private static boolean isCode(Throwable error, ErrorCode code) {
+    return error instanceof ApiException api && api.errorCode() == code;
+  }
+
+  /** Names of the child namespaces after {@code after}, at most {@code limit + 1} of them. */
+  public Future<List<String>> listNamespaces(
+      SqlClient db, Tenant tenant, List<String> parent, String after, int limit) {
+    return describeNamespace(db, tenant, parent)
+        .compose(
+            exists ->
+                db.preparedQuery(LIST_CHILD_NAMESPACES)
+                    .execute(
+                        key(tenant, parent)
+                            .addString(after == null ? "" : after)
+                            .addInteger(limit + 1)))
+        .map(NamespaceRepository::names);
+  }
+
+  private static List<String> names(RowSet<Row> rows) {
+    List<String> names = new ArrayList<>(rows.size());
+    for (Row row : rows) {
+      names.add(row.getString(0));
+    }
+    return names;
+  }
+
+  static ApiException namespaceNotFound(List<String> namespace) {
+    return new ApiException(
+        ErrorCode.NAMESPACE_NOT_FOUND, "namespace " + ObjectId.display(namespace) + " not found");
+  }
+}

@@ -1,0 +1,111 @@
+package dev.lvg.http;
+
+import io.vertx.core.VertxException;
+import io.vertx.core.http.ConnectionPoolTooBusyException;
+import io.vertx.core.json.DecodeException;
+import io.vertx.pgclient.PgException;
+import java.io.IOException;
+import java.util.Set;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The one classifier of failures. The error responder turns its answer into a response, the metrics
+ * count it, and the commit path asks it whether a failed write may still have committed.
+ */
+public final class Failures {
+  /** SQLSTATE classes that mean the database cannot serve now, not that the request is wrong. */
+  private static final Set<String> UNAVAILABLE_SQLSTATE_CLASSES = Set.of("08", "53", "57", "58");
+
+  /** SQLSTATEs outside those classes with the same meaning: a read-only server (a replica). */
+  private static final Set<String> UNAVAILABLE_SQLSTATES = Set.of("25006");
+
+  private Failures() {}
+
+  /** What kind of failure it was, as operators count them. */
+  public enum Kind {
+    /** The request was wrong or lost a race: a 4xx. */
+    CLIENT,
+    /** The gateway refused it to protect itself: 503 code 17. */
+    SHED,
+    /** A dependency could not serve it: 503 code 17. */
+    UNAVAILABLE,
+    /** A defect: 500 code 18. */
+    INTERNAL
+  }
+
+  /** A classified failure: its kind and the error the client sees. */
+  public record Failure(Kind kind, ApiException error) {}
+
+  public static Failure classify(Throwable failure) {
+    if (failure instanceof ApiException api) {
+      return new Failure(kindOf(api), api);
+    }
+    if (failure instanceof DependencyException dependency) {
+      return unavailable(dependency.publicMessage());
+    }
+    if (failure instanceof ConnectionPoolTooBusyException) {
+      return new Failure(
+          Kind.SHED,
+          ApiException.shed("too many requests are waiting for the database; retry shortly"));
+    }
+    if (failure instanceof PgException pg) {
+      return classifySqlState(pg.getSqlState());
+    }
+    if (failure instanceof DecodeException) {
+      return internal();
+    }
+    if (failure instanceof VertxException
+        || failure instanceof IOException
+        || failure instanceof TimeoutException) {
+      return unavailable("the database is not reachable; retry shortly");
+    }
+    return internal();
+  }
+
+  /**
+   * True when a write that failed this way may have committed all the same (the connection broke
+   * after the statement was sent), so its outcome must be read back before answering.
+   */
+  public static boolean outcomeUnknown(Throwable failure) {
+    return !(failure instanceof ApiException)
+        && !(failure instanceof PgException)
+        && !(failure instanceof ConnectionPoolTooBusyException)
+        && !(failure instanceof java.net.ConnectException);
+  }
+
+  private static Kind kindOf(ApiException api) {
+    if (api.isShed()) {
+      return Kind.SHED;
+    }
+    if (api.errorCode() == ErrorCode.SERVICE_UNAVAILABLE) {
+      return Kind.UNAVAILABLE;
+    }
+    return api.errorCode().status >= 500 ? Kind.INTERNAL : Kind.CLIENT;
+  }
+
+  private static Failure classifySqlState(String state) {
+    if (state != null
+        && (UNAVAILABLE_SQLSTATE_CLASSES.contains(state.substring(0, 2))
+            || UNAVAILABLE_SQLSTATES.contains(state))) {
+      return unavailable("the database cannot serve requests right now; retry shortly");
+    }
+    if (state != null && state.startsWith("40")) {
+      return new Failure(
+          Kind.CLIENT,
+          ApiException.conflict(
+              "the request collided with a concurrent one and was rolled back; retry"));
+    }
+    return new Failure(
+        Kind.INTERNAL,
+        new ApiException(
+            ErrorCode.INTERNAL, "the database rejected the request (SQLSTATE " + state + ")"));
+  }
+
+  private static Failure unavailable(String message) {
+    return new Failure(Kind.UNAVAILABLE, ApiException.unavailable(message));
+  }
+
+  private static Failure internal() {
+    return new Failure(Kind.INTERNAL, new ApiException(ErrorCode.INTERNAL, "internal error"));
+  }
+}

@@ -1,0 +1,92 @@
+package dev.lvg.version;
+
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Group commit for one event loop: concurrent {@code version/create} requests wait here and leave
+ * in batches, one statement each. A request that arrives while fewer than {@code maxRunning}
+ * batches run leaves at once, so an idle gateway adds no latency; under load the next batch forms
+ * while earlier ones run. A batch holds at most one request per chain (tenant, table, branch): a
+ * second version of the same chain, or an identical retry, waits for a later batch, where the first
+ * one's outcome is visible. Not thread-safe: used from its event loop only.
+ */
+final class CommitQueue {
+  /** A request waiting for its answer. */
+  record Pending(NewVersion request, Promise<Commit> answer) {}
+
+  /** Runs one batch; answers every request of it, and completes when it is done. */
+  interface BatchRunner {
+    Future<Void> run(List<Pending> batch);
+  }
+
+  private final BatchRunner runner;
+  private final int maxRunning;
+  private final int maxBatch;
+  private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
+  private int running;
+
+  CommitQueue(BatchRunner runner, int maxRunning, int maxBatch) {
+    this.runner = runner;
+    this.maxRunning = maxRunning;
+    this.maxBatch = maxBatch;
+  }
+
+  Future<Commit> submit(NewVersion request) {
+    Promise<Commit> answer = Promise.promise();
+    waiting.add(new Pending(request, answer));
+    drain();
+    return answer.future();
+  }
+
+  /** Requests waiting for a batch. */
+  int waiting() {
+    return waiting.size();
+  }
+
+  private void drain() {
+    while (running < maxRunning && !waiting.isEmpty()) {
+      List<Pending> batch = nextBatch();
+      running++;
+      Future<Void> done;
+      try {
+        done = runner.run(batch);
+      } catch (RuntimeException e) {
+        done = Future.failedFuture(e);
+      }
+      done.onComplete(
+          result -> {
+            for (Pending pending : batch) {
+              pending.answer().tryFail(result.failed() ? result.cause() : unanswered());
+            }
+            running--;
+            drain();
+          });
+    }
+  }
+
+  private static IllegalStateException unanswered() {
+    return new IllegalStateException("a commit batch ended without answering a request");
+  }
+
+  /** Up to {@code maxBatch} waiting requests in arrival order, at most one per chain. */
+  private List<Pending> nextBatch() {
+    List<Pending> batch = new ArrayList<>(Math.min(maxBatch, waiting.size()));
+    Set<NewVersion.Chain> chains = new HashSet<>();
+    Iterator<Pending> candidates = waiting.iterator();
+    while (candidates.hasNext() && batch.size() < maxBatch) {
+      Pending candidate = candidates.next();
+      if (chains.add(candidate.request().chain())) {
+        batch.add(candidate);
+        candidates.remove();
+      }
+    }
+    return batch;
+  }
+}

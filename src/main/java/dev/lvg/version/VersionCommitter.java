@@ -1,0 +1,280 @@
+package dev.lvg.version;
+
+import dev.lvg.http.ApiException;
+import dev.lvg.http.Failures;
+import dev.lvg.storage.Manifests;
+import io.vertx.core.Future;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.SqlClient;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Commits one batch of {@code version/create} requests and answers each of them.
+ *
+ * <ul>
+ *   <li>Record mode: one {@code INSERT} statement for the whole batch, committed on its own.
+ *   <li>Finalize mode: one transaction for the whole batch: insert the rows (which holds their
+ *       slots), finalize each staging manifest (see {@link Finalizer}), record the final manifests,
+ *       remove the rows whose finalization failed, commit once.
+ * </ul>
+ *
+ * A request whose row was not inserted is explained by a read of its slot ({@link CommitDecision}).
+ * A batch statement that failed for certain is retried one request at a time, so one bad request
+ * cannot fail the others; a failure that leaves the outcome unknown (the connection broke) is
+ * answered only after reading each request's slot back.
+ */
+final class VersionCommitter implements CommitQueue.BatchRunner {
+  private static final Comparator<CommitQueue.Pending> LOCK_ORDER =
+      Comparator.comparingLong((CommitQueue.Pending p) -> p.request().tenant().id())
+          .thenComparing(p -> String.join("/", p.request().tableId()))
+          .thenComparing(p -> p.request().branch())
+          .thenComparingLong(p -> p.request().version());
+
+  private final Pool pool;
+  private final VersionRepository repository;
+  private final Manifests manifests;
+
+  VersionCommitter(Pool pool, VersionRepository repository, Manifests manifests) {
+    this.pool = pool;
+    this.repository = repository;
+    this.manifests = manifests;
+  }
+
+  @Override
+  public Future<Void> run(List<CommitQueue.Pending> batch) {
+    List<CommitQueue.Pending> ordered = new ArrayList<>(batch);
+    ordered.sort(LOCK_ORDER);
+    Future<Void> done = manifests.finalizes() ? finalizeBatch(ordered) : recordBatch(ordered);
+    return done.recover(error -> afterBatchFailure(ordered, error));
+  }
+
+  private static List<NewVersion> requests(List<CommitQueue.Pending> batch) {
+    return batch.stream().map(CommitQueue.Pending::request).toList();
+  }
+
+  private Future<Void> recordBatch(List<CommitQueue.Pending> batch) {
+    return repository
+        .insertVersions(pool, requests(batch))
+        .compose(
+            inserted -> {
+              Map<UUID, TableVersion> rows = new HashMap<>();
+              inserted.forEach(row -> rows.put(row.row().transactionId(), row.row()));
+              List<Future<Void>> answers = new ArrayList<>(batch.size());
+              for (CommitQueue.Pending pending : batch) {
+                TableVersion row = rows.get(pending.request().transactionId());
+                if (row != null) {
+                  pending.answer().tryComplete(new Commit(row, true));
+                } else {
+                  answers.add(explain(pending, null));
+                }
+              }
+              return Future.join(answers).mapEmpty();
+            });
+  }
+
+  /** One inserted row on its way through finalization. */
+  private static final class Entry {
+    final CommitQueue.Pending pending;
+    final VersionRepository.Inserted inserted;
+    Manifests.Target target;
+    VersionRepository.FinalManifest manifest;
+    Throwable failure;
+
+    Entry(CommitQueue.Pending pending, VersionRepository.Inserted inserted) {
+      this.pending = pending;
+      this.inserted = inserted;
+    }
+
+    UUID attempt() {
+      return pending.request().transactionId();
+    }
+  }
+
+  private Future<Void> finalizeBatch(List<CommitQueue.Pending> batch) {
+    List<Entry> entries = new ArrayList<>();
+    return pool.withTransaction(
+            tx ->
+                repository
+                    .insertVersions(tx, requests(batch))
+                    .compose(inserted -> finalizeInserted(tx, batch, inserted, entries)))
+        .compose(rows -> answerFinalized(batch, entries, rows));
+  }
+
+  /** Inside the transaction: copies every inserted row's manifest, then records the outcomes. */
+  private Future<Map<UUID, TableVersion>> finalizeInserted(
+      SqlClient tx,
+      List<CommitQueue.Pending> batch,
+      List<VersionRepository.Inserted> inserted,
+      List<Entry> entries) {
+    Map<UUID, CommitQueue.Pending> byAttempt = new HashMap<>();
+    batch.forEach(pending -> byAttempt.put(pending.request().transactionId(), pending));
+    List<Future<Void>> copies = new ArrayList<>(inserted.size());
+    for (VersionRepository.Inserted row : inserted) {
+      Entry entry = new Entry(byAttempt.get(row.row().transactionId()), row);
+      entries.add(entry);
+      copies.add(copy(entry));
+    }
+    return Future.join(copies).transform(allCopied -> record(tx, entries));
+  }
+
+  /** Finalizes one entry's manifest; its failure stays with the entry. */
+  private Future<Void> copy(Entry entry) {
+    NewVersion request = entry.pending.request();
+    try {
+      entry.target =
+          manifests.target(
+              entry.inserted.location(),
+              request.manifestPath(),
+              request.branch(),
+              request.version(),
+              request.namingScheme());
+    } catch (ApiException invalid) {
+      entry.failure = invalid;
+      return Future.succeededFuture();
+    }
+    if (entry.target == null) {
+      return Future.succeededFuture();
+    }
+    return Finalizer.createFinal(entry.target, entry.attempt())
+        .map(
+            info -> {
+              entry.manifest =
+                  new VersionRepository.FinalManifest(
+                      entry.inserted, entry.target.clientFinalPath(), info.size(), info.eTag());
+              return (Void) null;
+            })
+        .otherwise(
+            error -> {
+              entry.failure = error;
+              return null;
+            });
+  }
+
+  /** Removes the rows that failed and records the final manifests of the others. */
+  private Future<Map<UUID, TableVersion>> record(SqlClient tx, List<Entry> entries) {
+    List<VersionRepository.Inserted> failed = new ArrayList<>();
+    List<VersionRepository.FinalManifest> finalized = new ArrayList<>();
+    Map<UUID, TableVersion> rows = new HashMap<>();
+    for (Entry entry : entries) {
+      if (entry.failure != null) {
+        failed.add(entry.inserted);
+      } else if (entry.manifest != null) {
+        finalized.add(entry.manifest);
+      } else {
+        rows.put(entry.attempt(), entry.inserted.row());
+      }
+    }
+    Future<Void> removed =
+        failed.isEmpty() ? Future.succeededFuture() : repository.deleteInserted(tx, failed);
+    return removed.compose(
+        done ->
+            finalized.isEmpty()
+                ? Future.succeededFuture(rows)
+                : repository
+                    .setFinalManifests(tx, finalized)
+                    .map(
+                        updated -> {
+                          updated.forEach(row -> rows.put(row.transactionId(), row));
+                          return rows;
+                        }));
+  }
+
+  /** After the commit: settles finalized manifests, then answers every request of the batch. */
+  private Future<Void> answerFinalized(
+      List<CommitQueue.Pending> batch, List<Entry> entries, Map<UUID, TableVersion> rows) {
+    Map<UUID, Entry> byAttempt = new HashMap<>();
+    entries.forEach(entry -> byAttempt.put(entry.attempt(), entry));
+    List<Future<Void>> answers = new ArrayList<>(batch.size());
+    for (CommitQueue.Pending pending : batch) {
+      Entry entry = byAttempt.get(pending.request().transactionId());
+      if (entry == null) {
+        answers.add(explain(pending, null));
+      } else if (entry.failure != null) {
+        pending.answer().tryFail(entry.failure);
+      } else {
+        TableVersion row = rows.get(entry.attempt());
+        Future<Void> settled =
+            entry.target == null
+                ? Future.succeededFuture()
+                : Finalizer.settle(entry.target, entry.attempt());
+        answers.add(
+            settled.onComplete(done -> pending.answer().tryComplete(new Commit(row, true))));
+      }
+    }
+    return Future.join(answers).mapEmpty();
+  }
+
+  /**
+   * A batch that failed as a whole: retried one request at a time when the failure is certain and
+   * the batch held several; read back request by request when the outcome is unknown.
+   */
+  private Future<Void> afterBatchFailure(List<CommitQueue.Pending> batch, Throwable error) {
+    List<CommitQueue.Pending> unanswered =
+        batch.stream().filter(pending -> !pending.answer().future().isComplete()).toList();
+    if (unanswered.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    if (Failures.outcomeUnknown(error)) {
+      return Future.join(unanswered.stream().map(pending -> explain(pending, error)).toList())
+          .mapEmpty();
+    }
+    if (unanswered.size() > 1 && !(error instanceof ApiException)) {
+      return Future.join(unanswered.stream().map(pending -> run(List.of(pending))).toList())
+          .mapEmpty();
+    }
+    unanswered.forEach(pending -> pending.answer().tryFail(error));
+    return Future.succeededFuture();
+  }
+
+  /**
+   * Answers a request whose row this batch did not insert, from a read of its slot: a replay (whose
+   * staging manifest is settled if a crash left it), a refusal, or, when the slot is free, the
+   * batch's own failure or a lost race.
+   */
+  private Future<Void> explain(CommitQueue.Pending pending, Throwable batchFailure) {
+    NewVersion request = pending.request();
+    return repository
+        .inspectSlot(pool, request)
+        .compose(slot -> decide(request, slot, batchFailure))
+        .onComplete(
+            answer -> {
+              if (answer.succeeded()) {
+                pending.answer().tryComplete(answer.result());
+              } else {
+                pending
+                    .answer()
+                    .tryFail(
+                        batchFailure != null && !(answer.cause() instanceof ApiException)
+                            ? batchFailure
+                            : answer.cause());
+              }
+            })
+        .<Void>mapEmpty()
+        .otherwiseEmpty();
+  }
+
+  private Future<Commit> decide(NewVersion request, Slot slot, Throwable batchFailure) {
+    Manifests.Target target =
+        manifests.target(
+            slot.location(),
+            request.manifestPath(),
+            request.branch(),
+            request.version(),
+            request.namingScheme());
+    return CommitDecision.answer(request, slot, batchFailure)
+        .compose(replay -> replayed(target, replay.version()).map(replay));
+  }
+
+  /** A replay of a finalized version settles what a crash after its commit may have left. */
+  private static Future<Void> replayed(Manifests.Target target, TableVersion row) {
+    if (target == null || row.manifestPath().equals(row.requestedPath())) {
+      return Future.succeededFuture();
+    }
+    return Finalizer.settle(target, row.transactionId());
+  }
+}

@@ -1,0 +1,89 @@
+package dev.lvg.version;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lvg.catalog.Branches;
+import dev.lvg.http.Body;
+import dev.lvg.http.Json;
+import dev.lvg.storage.Manifests;
+import dev.lvg.tenancy.Tenant;
+import io.vertx.core.Future;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.SqlClient;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The version operations that routes and batches share. One instance per event loop: its commit
+ * queue batches the {@code version/create} requests of that loop.
+ */
+public final class VersionService {
+  static final int MAX_RANGES = 1000;
+
+  private final VersionRepository repository;
+  private final CommitQueue commits;
+
+  private VersionService(VersionRepository repository, CommitQueue commits) {
+    this.repository = repository;
+    this.commits = commits;
+  }
+
+  /**
+   * The service of one event loop: up to {@code batchesInFlight} commit batches of up to {@code
+   * batchSize} requests each run at once.
+   */
+  public static VersionService forEventLoop(
+      Pool pool,
+      VersionRepository repository,
+      Manifests manifests,
+      int batchesInFlight,
+      int batchSize) {
+    return new VersionService(
+        repository,
+        new CommitQueue(
+            new VersionCommitter(pool, repository, manifests), batchesInFlight, batchSize));
+  }
+
+  public VersionRepository repository() {
+    return repository;
+  }
+
+  /** One {@code CreateTableVersion} on its own: group-committed, finalized when configured. */
+  public Future<Commit> create(NewVersion request) {
+    return commits.submit(request);
+  }
+
+  /**
+   * One {@code CreateTableVersion} inside a batch transaction: the path is recorded as given, and
+   * later entries of the batch see this one.
+   */
+  public Future<Commit> createInTransaction(SqlClient tx, NewVersion request) {
+    return repository
+        .insertVersions(tx, List.of(request))
+        .compose(
+            inserted ->
+                inserted.isEmpty()
+                    ? repository
+                        .inspectSlot(tx, request)
+                        .compose(slot -> CommitDecision.answer(request, slot, null))
+                    : Future.succeededFuture(new Commit(inserted.get(0).row(), true)));
+  }
+
+  /** One {@code BatchDeleteTableVersions}, alone or in a batch; returns how many went. */
+  public Future<Integer> delete(SqlClient db, Tenant tenant, List<String> tableId, Body body) {
+    List<VersionRange> ranges = new ArrayList<>();
+    for (Body range : body.requiredObjectList("ranges", MAX_RANGES)) {
+      ranges.add(
+          new VersionRange(
+              range.requiredNonNegativeLong("start_version"), range.requiredLong("end_version")));
+    }
+    return repository.deleteRanges(db, tenant, tableId, Branches.fromBody(body), ranges);
+  }
+
+  /** The spec's {@code BatchDeleteTableVersionsResponse}. */
+  public static ObjectNode deletedJson(int count) {
+    return Json.object()
+        .put("deleted_count", count)
+        .put("transaction_id", UUID.randomUUID().toString());
+  }
+}

@@ -1,0 +1,83 @@
+package dev.lvg;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/** The shape of the code: one-way packages, a leaf toolbox, files a reader can hold in mind. */
+class ArchitectureTest {
+  private static final JavaClasses MAIN =
+      new ClassFileImporter()
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          .importPackages("dev.lvg");
+
+  @Test
+  void noPackageDependsOnItselfThroughOthers() {
+    slices().matching("dev.lvg.(*)..").should().beFreeOfCycles().check(MAIN);
+  }
+
+  @Test
+  void theHttpToolboxImportsNoFeature() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.lvg.http..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.lvg",
+            "dev.lvg.auth..",
+            "dev.lvg.batch..",
+            "dev.lvg.catalog..",
+            "dev.lvg.config..",
+            "dev.lvg.db..",
+            "dev.lvg.management..",
+            "dev.lvg.metrics..",
+            "dev.lvg.overload..",
+            "dev.lvg.storage..",
+            "dev.lvg.tenancy..",
+            "dev.lvg.version..")
+        .check(MAIN);
+  }
+
+  @Test
+  void featuresNeverReachUpToTheComposition() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.lvg.*..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.lvg")
+        .check(MAIN);
+  }
+
+  @Test
+  void noMainSourceFileIsOver350Lines() throws IOException {
+    try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
+      List<String> tooLong =
+          files
+              .filter(file -> file.toString().endsWith(".java"))
+              .filter(file -> lines(file) > 350)
+              .map(Path::toString)
+              .toList();
+      assertThat(tooLong).isEmpty();
+    }
+  }
+
+  private static long lines(Path file) {
+    try (Stream<String> lines = Files.lines(file)) {
+      return lines.count();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,137 @@
+package dev.lvg.version;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lvg.tenancy.Tenant;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class CommitQueueTest {
+  /** A runner whose batches finish when the test says so. */
+  private static final class ManualRunner implements CommitQueue.BatchRunner {
+    final List<List<CommitQueue.Pending>> batches = new ArrayList<>();
+    final List<Promise<Void>> running = new ArrayList<>();
+
+    @Override
+    public Future<Void> run(List<CommitQueue.Pending> batch) {
+      batches.add(batch);
+      Promise<Void> done = Promise.promise();
+      running.add(done);
+      return done.future();
+    }
+
+    void finish(int index) {
+      for (CommitQueue.Pending pending : batches.get(index)) {
+        pending
+            .answer()
+            .tryComplete(
+                new Commit(
+                    new TableVersion(
+                        pending.request().version(),
+                        "p",
+                        "p",
+                        null,
+                        null,
+                        null,
+                        pending.request().transactionId(),
+                        0),
+                    true));
+      }
+      running.get(index).complete();
+    }
+  }
+
+  private static NewVersion request(long tenant, String table, long version) {
+    return new NewVersion(
+        new Tenant(tenant, "t" + tenant),
+        List.of("ns", table),
+        version,
+        "main",
+        "p" + version,
+        null,
+        null,
+        null,
+        null,
+        UUID.randomUUID());
+  }
+
+  private static List<Long> versions(List<CommitQueue.Pending> batch) {
+    return batch.stream().map(pending -> pending.request().version()).toList();
+  }
+
+  @Test
+  void anIdleQueueSendsARequestAtOnce() {
+    ManualRunner runner = new ManualRunner();
+    CommitQueue queue = new CommitQueue(runner, 1, 8);
+    Future<Commit> answer = queue.submit(request(1, "a", 1));
+    assertThat(runner.batches).hasSize(1);
+    runner.finish(0);
+    assertThat(answer.result().version().version()).isEqualTo(1);
+  }
+
+  @Test
+  void requestsArrivingWhileBatchesRunFormTheNextBatch() {
+    ManualRunner runner = new ManualRunner();
+    CommitQueue queue = new CommitQueue(runner, 1, 3);
+    queue.submit(request(1, "a", 1));
+    for (int i = 0; i < 5; i++) {
+      queue.submit(request(1, "t" + i, 10 + i));
+    }
+    assertThat(runner.batches).hasSize(1);
+    assertThat(queue.waiting()).isEqualTo(5);
+    runner.finish(0);
+    assertThat(versions(runner.batches.get(1))).containsExactly(10L, 11L, 12L);
+    runner.finish(1);
+    assertThat(versions(runner.batches.get(2))).containsExactly(13L, 14L);
+    runner.finish(2);
+    assertThat(queue.waiting()).isZero();
+  }
+
+  @Test
+  void aBatchHoldsOneRequestPerChain() {
+    ManualRunner runner = new ManualRunner();
+    CommitQueue queue = new CommitQueue(runner, 1, 10);
+    queue.submit(request(1, "busy", 1));
+    queue.submit(request(1, "a", 5));
+    queue.submit(request(1, "a", 6));
+    queue.submit(request(2, "a", 7));
+    queue.submit(request(1, "b", 8));
+    runner.finish(0);
+    assertThat(versions(runner.batches.get(1))).containsExactly(5L, 7L, 8L);
+    runner.finish(1);
+    assertThat(versions(runner.batches.get(2))).containsExactly(6L);
+  }
+
+  @Test
+  void severalBatchesRunAtOnceUpToTheLimit() {
+    ManualRunner runner = new ManualRunner();
+    CommitQueue queue = new CommitQueue(runner, 2, 1);
+    queue.submit(request(1, "a", 1));
+    queue.submit(request(1, "b", 2));
+    queue.submit(request(1, "c", 3));
+    assertThat(runner.batches).hasSize(2);
+    runner.finish(1);
+    assertThat(runner.batches).hasSize(3);
+  }
+
+  @Test
+  void aBatchThatEndsWithoutAnsweringFailsItsRequestsInsteadOfLeavingThemHanging() {
+    CommitQueue failing = new CommitQueue(batch -> Future.failedFuture("boom"), 1, 4);
+    assertThat(failing.submit(request(1, "a", 1)).cause()).hasMessage("boom");
+    CommitQueue silent = new CommitQueue(batch -> Future.succeededFuture(), 1, 4);
+    assertThat(silent.submit(request(1, "a", 1)).failed()).isTrue();
+    CommitQueue throwing =
+        new CommitQueue(
+            batch -> {
+              throw new IllegalStateException("bug");
+            },
+            1,
+            4);
+    assertThat(throwing.submit(request(1, "a", 1)).cause()).hasMessage("bug");
+    assertThat(throwing.waiting()).isZero();
+  }
+}
