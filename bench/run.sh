@@ -39,12 +39,12 @@ psql -h 127.0.0.1 -U postgres -d $DB -qc "CREATE TABLE bench_versions (LIKE tabl
 
 create_count() { # status code -> version/create requests answered with it so far
   curl -s localhost:$MANAGEMENT/metrics | awk -v code="$1" '
-    /^vertx_http_server_requests_total/ && /route="[^"]*\/v1\/table\/:id\/version\/create"/ && $0 ~ "code=\"" code "\"" {s += $2}
+    /^lvg_http_server_requests_seconds_count/ && /route="\/v1\/table\/:id\/version\/create"/ && $0 ~ "status=\"" code "\"" {s += $2}
     END {printf "%d", s}'
 }
 non200_count() {
   curl -s localhost:$MANAGEMENT/metrics | awk '
-    /^vertx_http_server_requests_total/ && /route="[^"]*\/v1\/table\/:id\/version\/create"/ && !/code="200"/ {s += $2}
+    /^lvg_http_server_requests_seconds_count/ && /route="\/v1\/table\/:id\/version\/create"/ && !/status="200"/ {s += $2}
     END {printf "%d", s}'
 }
 cpu_seconds() { awk '{print ($14 + $15) / 100}' /proc/$gateway/stat; }

@@ -15,7 +15,9 @@ import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorResponder;
 import dev.lvg.http.JsonBodies;
 import dev.lvg.http.Paging;
+import dev.lvg.http.Routes;
 import dev.lvg.metrics.GatewayMetrics;
+import dev.lvg.metrics.HttpMetrics;
 import dev.lvg.overload.InFlightLimit;
 import dev.lvg.overload.TenantRateLimit;
 import dev.lvg.storage.Manifests;
@@ -24,12 +26,15 @@ import dev.lvg.version.VersionRepository;
 import dev.lvg.version.VersionRoutes;
 import dev.lvg.version.VersionService;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
+import io.vertx.ext.web.handler.PlatformHandler;
 import io.vertx.sqlclient.Pool;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -49,7 +54,10 @@ final class ApiVerticle extends VerticleBase {
       Locations locations,
       InFlightLimit inFlight,
       TenantRateLimit tenantRateLimit,
-      GatewayMetrics metrics) {}
+      GatewayMetrics metrics,
+      HttpMetrics httpMetrics) {}
+
+  private static final JsonBodies JSON_BODIES = new JsonBodies();
 
   private final Shared shared;
   private final int port;
@@ -93,22 +101,16 @@ final class ApiVerticle extends VerticleBase {
             new VersionRepository(catalogRepository, branches),
             shared.manifests(),
             config.commitBatchesInFlight(),
-            config.commitBatchSize());
+            config.commitBatchSize(),
+            shared.metrics());
     Paging paging = new Paging(config.listDefaultLimit(), config.listMaxLimit());
 
     Router router = Router.router(vertx);
-    router.post(VersionRoutes.CREATE).handler(this::countCreateOutcome);
-    router.route().handler(shared.inFlight());
-    router.route().handler(new JsonBodies());
-    router.route().handler(BodyHandler.create(false).setBodyLimit(config.maxBodyBytes()));
-    router.route("/v1/*").handler(new Authentication(shared.tenants(), shared.bearerTokens()));
-    if (config.tenantRate() > 0) {
-      router.route("/v1/*").handler(shared.tenantRateLimit());
-    }
-    new CatalogRoutes(pool, catalog, paging).mount(router);
-    new BranchRoutes(pool, branches, paging).mount(router);
-    new VersionRoutes(pool, versions, paging).mount(router);
-    new BatchRoutes(pool, catalog, versions).mount(router);
+    Routes routes = new ChainedRoutes(router);
+    new VersionRoutes(pool, versions, paging).mount(routes);
+    new CatalogRoutes(pool, catalog, paging).mount(routes);
+    new BranchRoutes(pool, branches, paging).mount(routes);
+    new BatchRoutes(pool, catalog, versions).mount(routes);
     ErrorResponder errors = new ErrorResponder(config.maxBodyBytes());
     router.route().failureHandler(errors);
     router.errorHandler(404, errors);
@@ -118,11 +120,52 @@ final class ApiVerticle extends VerticleBase {
     return router;
   }
 
+  /**
+   * Mounts each operation behind the common chain: latency meter, in-flight limit, body, then for
+   * the API its authentication and tenant quota. Version creates have their outcomes counted.
+   */
+  private final class ChainedRoutes implements Routes {
+    private final Router router;
+    private final BodyHandler body;
+    private final Authentication authentication;
+
+    ChainedRoutes(Router router) {
+      this.router = router;
+      this.body = BodyHandler.create(false).setBodyLimit(shared.config().maxBodyBytes());
+      this.authentication = new Authentication(shared.tenants(), shared.bearerTokens());
+    }
+
+    @Override
+    public void post(String path, Handler<RoutingContext> operation) {
+      mount(router.post(path), "POST", path, operation);
+    }
+
+    @Override
+    public void get(String path, Handler<RoutingContext> operation) {
+      mount(router.get(path), "GET", path, operation);
+    }
+
+    private void mount(Route route, String method, String path, Handler<RoutingContext> operation) {
+      route.handler(shared.httpMetrics().timing(method, path));
+      if (path.equals(VersionRoutes.CREATE)) {
+        route.handler((PlatformHandler) ApiVerticle.this::countCreateOutcome);
+      }
+      route.handler(shared.inFlight()).handler(JSON_BODIES).handler(body).handler(authentication);
+      if (shared.config().tenantRate() > 0) {
+        route.handler(shared.tenantRateLimit());
+      }
+      route.handler(operation);
+    }
+  }
+
   /** Counts how each {@code version/create} ended, sheds and router refusals included. */
   private void countCreateOutcome(RoutingContext ctx) {
     ctx.addEndHandler(
         ended -> {
           Boolean created = ctx.get(VersionRoutes.CREATED);
+          if (!ctx.response().ended()) {
+            return;
+          }
           if (created != null) {
             shared.metrics().versionCreated(created);
           } else if (ctx.failure() != null) {

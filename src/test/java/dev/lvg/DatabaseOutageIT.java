@@ -22,7 +22,12 @@ class DatabaseOutageIT {
       gw.gateway.embeddedDatabase().close();
 
       assertThat(ready(gw)).isEqualTo(503);
+      Metrics before = Metrics.scrape(gw);
       api.post("/v1/table/d%24t/version/create", Api.createBody(2, "d/2")).assertError(503, 17);
+      Metrics after = Metrics.scrape(gw);
+      assertThat(after.since(before, Metrics.createOutcome("unavailable"))).isEqualTo(1);
+      assertThat(after.since(before, Metrics.createOutcome("error"))).isZero();
+      assertThat(after.since(before, Metrics.createOutcome("shed"))).isZero();
       api.post("/v1/table/d%24t/version/list", null).assertError(503, 17);
       api.post("/v1/table/d%24t/describe", "{}").assertError(503, 17);
     } finally {

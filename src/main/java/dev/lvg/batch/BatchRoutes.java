@@ -11,12 +11,12 @@ import dev.lvg.http.Json;
 import dev.lvg.http.ObjectId;
 import dev.lvg.http.Operations;
 import dev.lvg.http.Requests;
+import dev.lvg.http.Routes;
 import dev.lvg.tenancy.Tenant;
 import dev.lvg.version.Commit;
 import dev.lvg.version.NewVersion;
 import dev.lvg.version.VersionService;
 import io.vertx.core.Future;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlClient;
@@ -43,9 +43,9 @@ public final class BatchRoutes {
     this.versions = versions;
   }
 
-  public void mount(Router router) {
-    router.post("/v1/table/version/batch-create").handler(Operations.json(this::batchCreate));
-    router.post("/v1/table/batch-commit").handler(Operations.json(this::batchCommit));
+  public void mount(Routes routes) {
+    routes.post("/v1/table/version/batch-create", Operations.json(this::batchCreate));
+    routes.post("/v1/table/batch-commit", Operations.json(this::batchCommit));
   }
 
   private Future<ObjectNode> batchCreate(RoutingContext ctx) {

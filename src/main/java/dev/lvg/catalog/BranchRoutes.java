@@ -8,8 +8,8 @@ import dev.lvg.http.ObjectId;
 import dev.lvg.http.Operations;
 import dev.lvg.http.Paging;
 import dev.lvg.http.Requests;
+import dev.lvg.http.Routes;
 import io.vertx.core.Future;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
 import java.util.List;
@@ -27,10 +27,10 @@ public final class BranchRoutes {
     this.paging = paging;
   }
 
-  public void mount(Router router) {
-    router.post("/v1/table/:id/branches/create").handler(Operations.json(this::createBranch));
-    router.post("/v1/table/:id/branches/list").handler(Operations.json(this::listBranches));
-    router.post("/v1/table/:id/branches/delete").handler(Operations.json(this::deleteBranch));
+  public void mount(Routes routes) {
+    routes.post("/v1/table/:id/branches/create", Operations.json(this::createBranch));
+    routes.post("/v1/table/:id/branches/list", Operations.json(this::listBranches));
+    routes.post("/v1/table/:id/branches/delete", Operations.json(this::deleteBranch));
   }
 
   private Future<ObjectNode> createBranch(RoutingContext ctx) {

@@ -10,9 +10,9 @@ import dev.lvg.http.ObjectId;
 import dev.lvg.http.Operations;
 import dev.lvg.http.Paging;
 import dev.lvg.http.Requests;
+import dev.lvg.http.Routes;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
 import java.util.List;
@@ -39,19 +39,19 @@ public final class CatalogRoutes {
     this.paging = paging;
   }
 
-  public void mount(Router router) {
-    router.post("/v1/namespace/:id/create").handler(Operations.json(this::createNamespace));
-    router.get("/v1/namespace/:id/list").handler(Operations.json(this::listNamespaces));
-    router.post("/v1/namespace/:id/describe").handler(Operations.json(this::describeNamespace));
-    router.post("/v1/namespace/:id/exists").handler(Operations.noContent(this::namespaceExists));
-    router.post("/v1/namespace/:id/drop").handler(Operations.json(this::dropNamespace));
-    router.get("/v1/table").handler(Operations.json(this::listAllTables));
-    router.get("/v1/namespace/:id/table/list").handler(Operations.json(this::listTables));
-    router.post("/v1/table/:id/declare").handler(Operations.json(this::declareTable));
-    router.post("/v1/table/:id/register").handler(Operations.json(this::registerTable));
-    router.post("/v1/table/:id/describe").handler(Operations.json(this::describeTable));
-    router.post("/v1/table/:id/exists").handler(Operations.noContent(this::tableExists));
-    router.post("/v1/table/:id/deregister").handler(Operations.json(this::deregisterTable));
+  public void mount(Routes routes) {
+    routes.post("/v1/namespace/:id/create", Operations.json(this::createNamespace));
+    routes.get("/v1/namespace/:id/list", Operations.json(this::listNamespaces));
+    routes.post("/v1/namespace/:id/describe", Operations.json(this::describeNamespace));
+    routes.post("/v1/namespace/:id/exists", Operations.noContent(this::namespaceExists));
+    routes.post("/v1/namespace/:id/drop", Operations.json(this::dropNamespace));
+    routes.get("/v1/table", Operations.json(this::listAllTables));
+    routes.get("/v1/namespace/:id/table/list", Operations.json(this::listTables));
+    routes.post("/v1/table/:id/declare", Operations.json(this::declareTable));
+    routes.post("/v1/table/:id/register", Operations.json(this::registerTable));
+    routes.post("/v1/table/:id/describe", Operations.json(this::describeTable));
+    routes.post("/v1/table/:id/exists", Operations.noContent(this::tableExists));
+    routes.post("/v1/table/:id/deregister", Operations.json(this::deregisterTable));
   }
 
   private Future<ObjectNode> createNamespace(RoutingContext ctx) {

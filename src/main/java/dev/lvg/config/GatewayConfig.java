@@ -166,7 +166,7 @@ public record GatewayConfig(
             s.string("LVG_OAUTH2_AUDIENCE", "lance-version-gateway"),
             s.string("LVG_OAUTH2_TENANT_CLAIM", "tenant")),
         s.integer("LVG_COMMIT_BATCH_SIZE", 64, 1, 1000),
-        s.integer("LVG_COMMIT_BATCHES_IN_FLIGHT", 2, 1, 256));
+        s.integer("LVG_COMMIT_BATCHES_IN_FLIGHT", 1, 1, 256));
   }
 
   private static String emptyToNull(String value) {

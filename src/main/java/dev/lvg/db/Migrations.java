@@ -29,7 +29,8 @@ public final class Migrations {
           "V002__branches_and_soft_deregister.sql",
           "V003__pending_versions.sql",
           "V004__one_chain_start.sql",
-          "V005__slots_held_by_transactions.sql");
+          "V005__slots_held_by_transactions.sql",
+          "V006__versions_without_foreign_key.sql");
 
   private static final long LOCK_KEY = 0x4c56475f4d4947L;
 

@@ -1,8 +1,8 @@
 package dev.lvg.http;
 
-import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.PlatformHandler;
 import java.util.Locale;
 
 /**
@@ -10,7 +10,7 @@ import java.util.Locale;
  * {@code application/x-www-form-urlencoded}). Such a body is relabelled as JSON before the body
  * handler sees it, so it is never decoded as a form, whatever its size.
  */
-public final class JsonBodies implements Handler<RoutingContext> {
+public final class JsonBodies implements PlatformHandler {
   @Override
   public void handle(RoutingContext ctx) {
     String type = ctx.request().getHeader(HttpHeaders.CONTENT_TYPE);

@@ -1,9 +1,8 @@
 package dev.lvg.http;
 
 import io.vertx.ext.web.RoutingContext;
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * The identifier of a namespace or table: the {@code {id}} path segment split by the delimiter
@@ -57,14 +56,21 @@ public final class ObjectId {
     if (id.equals(delimiter)) {
       return List.of();
     }
-    String[] parts = id.split(Pattern.quote(delimiter), -1);
-    if (parts.length > MAX_PARTS) {
-      throw ApiException.invalidInput("an id has at most " + MAX_PARTS + " parts");
-    }
-    for (String part : parts) {
+    List<String> parts = new ArrayList<>(4);
+    int start = 0;
+    while (true) {
+      int end = id.indexOf(delimiter, start);
+      String part = end < 0 ? id.substring(start) : id.substring(start, end);
       validateName(part);
+      parts.add(part);
+      if (parts.size() > MAX_PARTS) {
+        throw ApiException.invalidInput("an id has at most " + MAX_PARTS + " parts");
+      }
+      if (end < 0) {
+        return List.copyOf(parts);
+      }
+      start = end + delimiter.length();
     }
-    return List.copyOf(Arrays.asList(parts));
   }
 
   /** A name becomes a path segment of a storage location, so it must be safe as one. */

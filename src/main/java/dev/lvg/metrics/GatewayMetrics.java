@@ -3,6 +3,7 @@ package dev.lvg.metrics;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Failures;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.EnumMap;
 import java.util.Locale;
@@ -27,6 +28,7 @@ public final class GatewayMetrics {
   }
 
   private final Map<Outcome, Counter> creates = new EnumMap<>(Outcome.class);
+  private final DistributionSummary batchSizes;
 
   public GatewayMetrics(MeterRegistry registry) {
     for (Outcome outcome : Outcome.values()) {
@@ -37,6 +39,16 @@ public final class GatewayMetrics {
               .tag("outcome", outcome.name().toLowerCase(Locale.ROOT))
               .register(registry));
     }
+    batchSizes =
+        DistributionSummary.builder("lvg_commit_batch_size")
+            .description("version/create requests committed by one statement")
+            .serviceLevelObjectives(1, 2, 4, 8, 16, 32, 64, 128, 256)
+            .register(registry);
+  }
+
+  /** Records the size of a commit batch (requests sharing one statement). */
+  public void commitBatch(int size) {
+    batchSizes.record(size);
   }
 
   /** Counts a {@code version/create} that succeeded. */

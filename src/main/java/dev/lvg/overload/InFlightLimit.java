@@ -1,15 +1,15 @@
 package dev.lvg.overload;
 
 import dev.lvg.http.ApiException;
-import io.vertx.core.Handler;
 import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.PlatformHandler;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Caps the API requests in progress across all event loops. A request past the cap is answered 503
  * "Slow down" before it touches the database.
  */
-public final class InFlightLimit implements Handler<RoutingContext> {
+public final class InFlightLimit implements PlatformHandler {
   private final int limit;
   private final AtomicInteger inFlight = new AtomicInteger();
 

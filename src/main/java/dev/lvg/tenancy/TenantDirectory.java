@@ -119,11 +119,17 @@ public final class TenantDirectory {
   }
 
   public static String hash(String apiKey) {
-    try {
-      MessageDigest digest = MessageDigest.getInstance("SHA-256");
-      return HexFormat.of().formatHex(digest.digest(apiKey.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is not available", e);
-    }
+    return HexFormat.of().formatHex(SHA_256.get().digest(apiKey.getBytes(StandardCharsets.UTF_8)));
   }
+
+  /** Looking a digest up costs more than using it; every thread keeps one. */
+  private static final ThreadLocal<MessageDigest> SHA_256 =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException e) {
+              throw new IllegalStateException("SHA-256 is not available", e);
+            }
+          });
 }

@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
+import java.util.function.IntConsumer;
 
 /**
  * Group commit for one event loop: concurrent {@code version/create} requests wait here and leave
@@ -29,13 +30,16 @@ final class CommitQueue {
   private final BatchRunner runner;
   private final int maxRunning;
   private final int maxBatch;
+  private final IntConsumer batchSizes;
   private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
   private int running;
 
-  CommitQueue(BatchRunner runner, int maxRunning, int maxBatch) {
+  /** {@code batchSizes} hears the size of every batch that leaves. */
+  CommitQueue(BatchRunner runner, int maxRunning, int maxBatch, IntConsumer batchSizes) {
     this.runner = runner;
     this.maxRunning = maxRunning;
     this.maxBatch = maxBatch;
+    this.batchSizes = batchSizes;
   }
 
   Future<Commit> submit(NewVersion request) {
@@ -53,6 +57,7 @@ final class CommitQueue {
   private void drain() {
     while (running < maxRunning && !waiting.isEmpty()) {
       List<Pending> batch = nextBatch();
+      batchSizes.accept(batch.size());
       running++;
       Future<Void> done;
       try {
@@ -63,7 +68,9 @@ final class CommitQueue {
       done.onComplete(
           result -> {
             for (Pending pending : batch) {
-              pending.answer().tryFail(result.failed() ? result.cause() : unanswered());
+              if (!pending.answer().future().isComplete()) {
+                pending.answer().tryFail(result.failed() ? result.cause() : unanswered());
+              }
             }
             running--;
             drain();

@@ -59,7 +59,7 @@ final class VersionCommitter implements CommitQueue.BatchRunner {
 
   private Future<Void> recordBatch(List<CommitQueue.Pending> batch) {
     return repository
-        .insertVersions(pool, requests(batch))
+        .insertVersions(pool, requests(batch), false)
         .compose(
             inserted -> {
               Map<UUID, TableVersion> rows = new HashMap<>();
@@ -100,7 +100,7 @@ final class VersionCommitter implements CommitQueue.BatchRunner {
     return pool.withTransaction(
             tx ->
                 repository
-                    .insertVersions(tx, requests(batch))
+                    .insertVersions(tx, requests(batch), true)
                     .compose(inserted -> finalizeInserted(tx, batch, inserted, entries)))
         .compose(rows -> answerFinalized(batch, entries, rows));
   }

@@ -26,38 +26,47 @@ import java.util.UUID;
 public final class VersionRepository {
   /**
    * Inserts the requests given as parallel arrays, in request order (so concurrent statements lock
-   * slots in one order and cannot deadlock); returns the rows it inserted with their table's id and
-   * location. Namespaces travel as their parts joined by {@code /}, which no name contains.
+   * slots in one order and cannot deadlock), and returns the rows it inserted. Lookups are lateral
+   * subqueries the planner cannot flatten ({@code LIMIT 1} on a unique key), so each request costs
+   * index probes whatever the statistics say about table sizes. Namespaces travel as their parts
+   * joined by {@code /}, which no name contains. The first row of a chain is marked, so that of
+   * concurrent first versions with different numbers only one lands.
    */
   static final String INSERT_VERSIONS =
       """
-      WITH inserted AS (
-        INSERT INTO table_versions (tenant_id, table_id, branch, version, manifest_path, requested_path,
-            manifest_size, e_tag, naming_scheme, metadata, transaction_id, timestamp_millis, starts_chain)
-        SELECT t.tenant_id, t.id, r.branch, r.version, r.path, r.path, r.size, r.e_tag, r.scheme,
-               r.metadata::jsonb, r.txid, (extract(epoch FROM statement_timestamp()) * 1000)::bigint,
-               CASE WHEN NOT EXISTS (SELECT 1 FROM table_versions c WHERE c.tenant_id = r.tenant_id
-                                       AND c.table_id = t.id AND c.branch = r.branch) THEN true END
-        FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[],
-                    $7::bigint[], $8::text[], $9::text[], $10::text[], $11::uuid[])
-             WITH ORDINALITY AS r(tenant_id, namespace, name, branch, version, path, size, e_tag, scheme,
-                                  metadata, txid, ord)
-        JOIN lance_tables t ON t.tenant_id = r.tenant_id AND t.namespace = string_to_array(r.namespace, '/')
-                           AND t.name = r.name AND t.deregistered_at IS NULL
-        LEFT JOIN table_branches b ON b.tenant_id = r.tenant_id AND b.table_id = t.id AND b.name = r.branch
-        WHERE (r.branch = 'main' OR b.name IS NOT NULL)
-          AND r.version = 1 + COALESCE((SELECT max(v.version) FROM table_versions v
-                                        WHERE v.tenant_id = r.tenant_id AND v.table_id = t.id
-                                          AND v.branch = r.branch),
-                                       b.parent_version, r.version - 1)
-        ORDER BY r.ord
-        ON CONFLICT DO NOTHING
-        RETURNING tenant_id, table_id, branch,\s"""
-          + TableVersion.COLUMNS
+      INSERT INTO table_versions (tenant_id, table_id, branch, version, manifest_path, requested_path,
+          manifest_size, e_tag, naming_scheme, metadata, transaction_id, timestamp_millis, starts_chain)
+      SELECT t.tenant_id, t.id, r.branch, r.version, r.path, r.path, r.size, r.e_tag, r.scheme,
+             r.metadata::jsonb, r.txid, (extract(epoch FROM statement_timestamp()) * 1000)::bigint,
+             CASE WHEN m.latest IS NULL THEN true END
+      FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[],
+                  $7::bigint[], $8::text[], $9::text[], $10::text[], $11::uuid[])
+           WITH ORDINALITY AS r(tenant_id, namespace, name, branch, version, path, size, e_tag, scheme,
+                                metadata, txid, ord)
+      CROSS JOIN LATERAL (SELECT t.tenant_id, t.id FROM lance_tables t
+                          WHERE t.tenant_id = r.tenant_id AND t.namespace = string_to_array(r.namespace, '/')
+                            AND t.name = r.name AND t.deregistered_at IS NULL LIMIT 1) t
+      LEFT JOIN LATERAL (SELECT b.name, b.parent_version FROM table_branches b
+                         WHERE b.tenant_id = r.tenant_id AND b.table_id = t.id AND b.name = r.branch
+                         LIMIT 1) b ON true
+      CROSS JOIN LATERAL (SELECT max(v.version) AS latest FROM table_versions v
+                          WHERE v.tenant_id = r.tenant_id AND v.table_id = t.id
+                            AND v.branch = r.branch) m
+      WHERE (r.branch = 'main' OR b.name IS NOT NULL)
+        AND r.version = 1 + COALESCE(m.latest, b.parent_version, r.version - 1)
+      ORDER BY r.ord
+      ON CONFLICT DO NOTHING
+      RETURNING tenant_id, table_id, branch,\s"""
+          + TableVersion.COLUMNS;
+
+  /** {@link #INSERT_VERSIONS}, returning each row with its table's location too. */
+  static final String INSERT_VERSIONS_WITH_LOCATION =
+      "WITH inserted AS ("
+          + INSERT_VERSIONS
           + """
-      )
-      SELECT i.*, t.location FROM inserted i
-      JOIN lance_tables t ON t.tenant_id = i.tenant_id AND t.id = i.table_id""";
+          )
+          SELECT i.*, t.location FROM inserted i
+          JOIN lance_tables t ON t.tenant_id = i.tenant_id AND t.id = i.table_id""";
 
   /** Everything that explains an insert that claimed nothing: the branch, the slot, the latest. */
   static final String INSPECT_SLOT =
@@ -113,7 +122,7 @@ public final class VersionRepository {
       WHERE v.tenant_id = $1 AND v.table_id = $2 AND v.branch = $3
         AND v.version >= r.start_version AND (r.end_version = -1 OR v.version < r.end_version)""";
 
-  /** A row this statement inserted, with its key and its table's location. */
+  /** A row a statement inserted, with its key and (when asked for) its table's location. */
   record Inserted(long tenantId, long tableId, String branch, String location, TableVersion row) {}
 
   private final CatalogRepository catalog;
@@ -125,7 +134,8 @@ public final class VersionRepository {
   }
 
   /** Inserts what it can of {@code requests} (see {@link #INSERT_VERSIONS}). */
-  Future<List<Inserted>> insertVersions(SqlClient db, List<NewVersion> requests) {
+  Future<List<Inserted>> insertVersions(
+      SqlClient db, List<NewVersion> requests, boolean withLocation) {
     int n = requests.size();
     Long[] tenants = new Long[n];
     String[] namespaces = new String[n];
@@ -168,7 +178,7 @@ public final class VersionRepository {
             .addArrayOfString(schemes)
             .addArrayOfString(metadata)
             .addArrayOfUUID(transactions);
-    return db.preparedQuery(INSERT_VERSIONS)
+    return db.preparedQuery(withLocation ? INSERT_VERSIONS_WITH_LOCATION : INSERT_VERSIONS)
         .execute(params)
         .map(
             rows -> {
@@ -179,7 +189,7 @@ public final class VersionRepository {
                         row.getLong("tenant_id"),
                         row.getLong("table_id"),
                         row.getString("branch"),
-                        row.getString("location"),
+                        withLocation ? row.getString("location") : null,
                         TableVersion.from(row)));
               }
               return inserted;

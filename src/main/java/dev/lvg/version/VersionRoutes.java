@@ -11,8 +11,8 @@ import dev.lvg.http.ObjectId;
 import dev.lvg.http.Operations;
 import dev.lvg.http.Paging;
 import dev.lvg.http.Requests;
+import dev.lvg.http.Routes;
 import io.vertx.core.Future;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
 import java.util.List;
@@ -35,11 +35,11 @@ public final class VersionRoutes {
     this.paging = paging;
   }
 
-  public void mount(Router router) {
-    router.post(CREATE).handler(Operations.json(this::create));
-    router.post("/v1/table/:id/version/list").handler(Operations.json(this::list));
-    router.post("/v1/table/:id/version/describe").handler(Operations.json(this::describe));
-    router.post("/v1/table/:id/version/delete").handler(Operations.json(this::delete));
+  public void mount(Routes routes) {
+    routes.post(CREATE, Operations.json(this::create));
+    routes.post("/v1/table/:id/version/list", Operations.json(this::list));
+    routes.post("/v1/table/:id/version/describe", Operations.json(this::describe));
+    routes.post("/v1/table/:id/version/delete", Operations.json(this::delete));
   }
 
   private Future<ObjectNode> create(RoutingContext ctx) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.catalog.Branches;
 import dev.lvg.http.Body;
 import dev.lvg.http.Json;
+import dev.lvg.metrics.GatewayMetrics;
 import dev.lvg.storage.Manifests;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
@@ -37,11 +38,15 @@ public final class VersionService {
       VersionRepository repository,
       Manifests manifests,
       int batchesInFlight,
-      int batchSize) {
+      int batchSize,
+      GatewayMetrics metrics) {
     return new VersionService(
         repository,
         new CommitQueue(
-            new VersionCommitter(pool, repository, manifests), batchesInFlight, batchSize));
+            new VersionCommitter(pool, repository, manifests),
+            batchesInFlight,
+            batchSize,
+            metrics::commitBatch));
   }
 
   public VersionRepository repository() {
@@ -59,7 +64,7 @@ public final class VersionService {
    */
   public Future<Commit> createInTransaction(SqlClient tx, NewVersion request) {
     return repository
-        .insertVersions(tx, List.of(request))
+        .insertVersions(tx, List.of(request), false)
         .compose(
             inserted ->
                 inserted.isEmpty()

@@ -1,11 +1,14 @@
 package dev.lvg.management;
 
+import static dev.lvg.Metrics.createOutcome;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lvg.Api;
+import dev.lvg.Metrics;
 import dev.lvg.TestGateway;
 import java.net.URI;
 import java.net.http.HttpRequest;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ManagementIT {
@@ -18,35 +21,68 @@ class ManagementIT {
     TestGateway gw = TestGateway.shared();
     Api api = gw.api(gw.newTenant("mgmt"));
     api.declare("m", "t");
+    Metrics before = Metrics.scrape(gw);
     api.post("/v1/table/m%24t/version/create", Api.createBody(1, "m/1")).assertOk();
     api.post("/v1/table/m%24t/version/create", Api.createBody(1, "m/1")).assertOk();
     api.post("/v1/table/m%24t/version/create", Api.createBody(1, "m/other")).assertError(409, 14);
+    api.post("/v1/table/m%24missing/version/create", Api.createBody(1, "m/1")).assertError(404, 4);
+    api.post("/v1/table/m%24t/version/create", "{\"version\":-1}").assertError(400, 13);
 
     assertThat(get(gw.managementUrl + "/health/live").status()).isEqualTo(200);
     Api.Response ready = get(gw.managementUrl + "/health/ready");
     assertThat(ready.status()).isEqualTo(200);
     assertThat(ready.json().get("status").asText()).isEqualTo("UP");
 
-    Api.Response metrics = get(gw.managementUrl + "/metrics");
-    assertThat(metrics.status()).isEqualTo(200);
-    assertThat(metrics.raw().headers().firstValue("content-type").orElse(""))
-        .startsWith("text/plain");
-    assertThat(metric(metrics.text(), "lvg_version_create_total{outcome=\"created\"}"))
-        .isGreaterThanOrEqualTo(1);
-    assertThat(metric(metrics.text(), "lvg_version_create_total{outcome=\"replayed\"}"))
-        .isGreaterThanOrEqualTo(1);
-    assertThat(metric(metrics.text(), "lvg_version_create_total{outcome=\"conflict\"}"))
-        .isGreaterThanOrEqualTo(1);
-    assertThat(metrics.text()).contains("vertx_http_server_requests_total").contains("vertx_pool_");
-    assertThat(metrics.text()).doesNotContain("key-");
+    Api.Response raw = get(gw.managementUrl + "/metrics");
+    assertThat(raw.raw().headers().firstValue("content-type").orElse("")).startsWith("text/plain");
+    Metrics after = Metrics.scrape(gw);
+    assertThat(after.since(before, createOutcome("created"))).isEqualTo(1);
+    assertThat(after.since(before, createOutcome("replayed"))).isEqualTo(1);
+    assertThat(after.since(before, createOutcome("conflict"))).isEqualTo(1);
+    assertThat(after.since(before, createOutcome("not_found"))).isEqualTo(1);
+    assertThat(after.since(before, createOutcome("invalid"))).isEqualTo(1);
+    assertThat(after.since(before, createOutcome("error"))).isZero();
+    String route = "method=\"POST\",route=\"/v1/table/:id/version/create\"";
+    assertThat(
+            after.since(
+                before, "lvg_http_server_requests_seconds_count{" + route + ",status=\"200\"}"))
+        .isEqualTo(2);
+    assertThat(
+            after.since(
+                before, "lvg_http_server_requests_seconds_count{" + route + ",status=\"409\"}"))
+        .isEqualTo(1);
+    assertThat(after.text()).contains("vertx_pool_").contains("lvg_commit_batch_size");
+    assertThat(after.text()).doesNotContain("key-");
   }
 
-  private static double metric(String text, String series) {
-    return text.lines()
-        .filter(line -> line.startsWith(series + " "))
-        .mapToDouble(line -> Double.parseDouble(line.substring(series.length() + 1).trim()))
-        .findFirst()
-        .orElseThrow(() -> new AssertionError("no series " + series));
+  @Test
+  void shedCommitsAreCountedAsShedNotAsErrors() {
+    TestGateway gw =
+        TestGateway.dedicated(
+            Map.of(
+                "LVG_DB_URL", TestGateway.shared().databaseUrl(),
+                "LVG_TENANT_RATE", "1",
+                "LVG_TENANT_BURST", "1"));
+    try {
+      Api api = gw.api(gw.newTenant("shed"));
+      Metrics before = Metrics.scrape(gw);
+      int shed = 0;
+      for (int i = 0; i < 5; i++) {
+        Api.Response response =
+            api.post("/v1/table/s%24t/version/create", Api.createBody(1, "s/1"));
+        if (response.status() == 503) {
+          response.assertError(503, 17);
+          shed++;
+        }
+      }
+      Metrics after = Metrics.scrape(gw);
+      assertThat(shed).isPositive();
+      assertThat(after.since(before, createOutcome("shed"))).isEqualTo(shed);
+      assertThat(after.since(before, createOutcome("unavailable"))).isZero();
+      assertThat(after.since(before, createOutcome("error"))).isZero();
+    } finally {
+      gw.gateway.close();
+    }
   }
 
   @Test

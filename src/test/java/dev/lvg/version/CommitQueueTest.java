@@ -66,7 +66,7 @@ class CommitQueueTest {
   @Test
   void anIdleQueueSendsARequestAtOnce() {
     ManualRunner runner = new ManualRunner();
-    CommitQueue queue = new CommitQueue(runner, 1, 8);
+    CommitQueue queue = new CommitQueue(runner, 1, 8, size -> {});
     Future<Commit> answer = queue.submit(request(1, "a", 1));
     assertThat(runner.batches).hasSize(1);
     runner.finish(0);
@@ -76,7 +76,7 @@ class CommitQueueTest {
   @Test
   void requestsArrivingWhileBatchesRunFormTheNextBatch() {
     ManualRunner runner = new ManualRunner();
-    CommitQueue queue = new CommitQueue(runner, 1, 3);
+    CommitQueue queue = new CommitQueue(runner, 1, 3, size -> {});
     queue.submit(request(1, "a", 1));
     for (int i = 0; i < 5; i++) {
       queue.submit(request(1, "t" + i, 10 + i));
@@ -94,7 +94,7 @@ class CommitQueueTest {
   @Test
   void aBatchHoldsOneRequestPerChain() {
     ManualRunner runner = new ManualRunner();
-    CommitQueue queue = new CommitQueue(runner, 1, 10);
+    CommitQueue queue = new CommitQueue(runner, 1, 10, size -> {});
     queue.submit(request(1, "busy", 1));
     queue.submit(request(1, "a", 5));
     queue.submit(request(1, "a", 6));
@@ -109,7 +109,7 @@ class CommitQueueTest {
   @Test
   void severalBatchesRunAtOnceUpToTheLimit() {
     ManualRunner runner = new ManualRunner();
-    CommitQueue queue = new CommitQueue(runner, 2, 1);
+    CommitQueue queue = new CommitQueue(runner, 2, 1, size -> {});
     queue.submit(request(1, "a", 1));
     queue.submit(request(1, "b", 2));
     queue.submit(request(1, "c", 3));
@@ -120,9 +120,9 @@ class CommitQueueTest {
 
   @Test
   void aBatchThatEndsWithoutAnsweringFailsItsRequestsInsteadOfLeavingThemHanging() {
-    CommitQueue failing = new CommitQueue(batch -> Future.failedFuture("boom"), 1, 4);
+    CommitQueue failing = new CommitQueue(batch -> Future.failedFuture("boom"), 1, 4, size -> {});
     assertThat(failing.submit(request(1, "a", 1)).cause()).hasMessage("boom");
-    CommitQueue silent = new CommitQueue(batch -> Future.succeededFuture(), 1, 4);
+    CommitQueue silent = new CommitQueue(batch -> Future.succeededFuture(), 1, 4, size -> {});
     assertThat(silent.submit(request(1, "a", 1)).failed()).isTrue();
     CommitQueue throwing =
         new CommitQueue(
@@ -130,7 +130,8 @@ class CommitQueueTest {
               throw new IllegalStateException("bug");
             },
             1,
-            4);
+            4,
+            size -> {});
     assertThat(throwing.submit(request(1, "a", 1)).cause()).hasMessage("bug");
     assertThat(throwing.waiting()).isZero();
   }

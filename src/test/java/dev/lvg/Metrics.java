@@ -1,0 +1,46 @@
+package dev.lvg;
+
+import java.net.URI;
+import java.net.http.HttpRequest;
+
+/** One scrape of a gateway's Prometheus metrics, for tests that assert what changed. */
+public final class Metrics {
+  private final String text;
+
+  private Metrics(String text) {
+    this.text = text;
+  }
+
+  public static Metrics scrape(TestGateway gw) {
+    Api.Response response =
+        Api.send(HttpRequest.newBuilder(URI.create(gw.managementUrl + "/metrics")).GET().build());
+    if (response.status() != 200) {
+      throw new AssertionError("metrics answered " + response.status());
+    }
+    return new Metrics(response.text());
+  }
+
+  public String text() {
+    return text;
+  }
+
+  /**
+   * The value of one series, e.g. {@code lvg_version_create_total{outcome="created"}}; 0 if absent.
+   */
+  public double value(String series) {
+    return text.lines()
+        .filter(line -> line.startsWith(series + " "))
+        .mapToDouble(line -> Double.parseDouble(line.substring(series.length() + 1).trim()))
+        .findFirst()
+        .orElse(0);
+  }
+
+  /** How much a series grew since {@code before}. */
+  public double since(Metrics before, String series) {
+    return value(series) - before.value(series);
+  }
+
+  public static String createOutcome(String outcome) {
+    return "lvg_version_create_total{outcome=\"" + outcome + "\"}";
+  }
+}
