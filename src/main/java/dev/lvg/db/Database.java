@@ -7,8 +7,9 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 
 /**
- * Builds the named Postgres pool one gateway shares between its verticles. It is created outside
- * any verticle, so its connections are spread over {@code eventLoops} event loops.
+ * Builds the named Postgres pools of a gateway (the API's, shared between its verticles, and the
+ * health check's). It is created outside any verticle, so its connections are spread over {@code
+ * eventLoops} event loops.
  */
 public final class Database {
   private Database() {}
@@ -19,6 +20,10 @@ public final class Database {
         PgConnectOptions.fromUri(url)
             .setCachePreparedStatements(true)
             .setPreparedStatementCacheMaxSize(256);
+    // Every statement of the gateway is a lookup by key. A plan cached while a table was small
+    // (a fresh install, a benchmark) would scan the table for as long as it stays cached, so the
+    // gateway's sessions never choose a sequential scan where an index serves.
+    connect.addProperty("enable_seqscan", "off");
     PoolOptions options =
         new PoolOptions()
             .setShared(true)

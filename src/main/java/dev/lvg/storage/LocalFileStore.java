@@ -98,11 +98,33 @@ public final class LocalFileStore implements ObjectStore {
           ? new Copy(CopyOutcome.SAME, describe(target))
           : new Copy(CopyOutcome.SOURCE_MISSING, null);
     }
+    try {
+      Files.createLink(target, staging);
+    } catch (NoSuchFileException missing) {
+      return Files.exists(staging) ? copyThroughMark(staging, target, attempt) : sourceMissing();
+    } catch (FileAlreadyExistsException exists) {
+      return compare(staging, target);
+    } catch (IOException | UnsupportedOperationException noLinks) {
+      return copyThroughMark(staging, target, attempt);
+    }
+    try (FileChannel data = FileChannel.open(target, StandardOpenOption.READ)) {
+      data.force(false);
+    }
+    syncDirectory(target.getParent());
+    return new Copy(CopyOutcome.CREATED, describe(target));
+  }
+
+  /**
+   * Where the staging manifest cannot be linked (another file system, or none with links): a synced
+   * copy named after the attempt, linked to the final name.
+   */
+  private static Copy copyThroughMark(Path staging, Path target, String attempt)
+      throws IOException {
     byte[] bytes;
     try {
       bytes = Files.readAllBytes(staging);
     } catch (NoSuchFileException e) {
-      return new Copy(CopyOutcome.SOURCE_MISSING, null);
+      return sourceMissing();
     }
     Path directory = target.getParent();
     Files.createDirectories(directory);
@@ -118,14 +140,32 @@ public final class LocalFileStore implements ObjectStore {
       Files.createLink(target, mark);
     } catch (FileAlreadyExistsException exists) {
       Files.deleteIfExists(mark);
-      return Arrays.equals(Files.readAllBytes(target), bytes)
-          ? new Copy(CopyOutcome.SAME, describe(target))
-          : new Copy(CopyOutcome.OTHER_BYTES, null);
+      return compare(staging, target);
     }
     syncDirectory(directory);
     return new Copy(CopyOutcome.CREATED, describe(target));
   }
 
+  private static Copy compare(Path staging, Path target) throws IOException {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(staging);
+    } catch (NoSuchFileException e) {
+      return sourceMissing();
+    }
+    return Arrays.equals(Files.readAllBytes(target), bytes)
+        ? new Copy(CopyOutcome.SAME, describe(target))
+        : new Copy(CopyOutcome.OTHER_BYTES, null);
+  }
+
+  private static Copy sourceMissing() {
+    return new Copy(CopyOutcome.SOURCE_MISSING, null);
+  }
+
+  /**
+   * A final manifest was left by an attempt that died when it is still the same file as a staging
+   * manifest next to it (named after it, as Lance names staging manifests) or as an attempt's mark.
+   */
   @Override
   public Future<Boolean> removeAbandoned(String finalKey) {
     return blocking(
@@ -133,22 +173,30 @@ public final class LocalFileStore implements ObjectStore {
         finalKey,
         () -> {
           Path target = Path.of(finalKey);
-          boolean removed = false;
-          try (DirectoryStream<Path> marks =
+          String name = target.getFileName().toString();
+          boolean abandoned = false;
+          try (DirectoryStream<Path> siblings =
               Files.newDirectoryStream(
-                  target.getParent(), "." + target.getFileName() + ".*" + MARK_SUFFIX)) {
-            for (Path mark : marks) {
-              if (!removed && Files.exists(target) && Files.isSameFile(mark, target)) {
-                Files.delete(target);
-                removed = true;
+                  target.getParent(),
+                  entry -> {
+                    String sibling = entry.getFileName().toString();
+                    return !sibling.equals(name)
+                        && (sibling.startsWith(name) || sibling.startsWith("." + name + "."));
+                  })) {
+            for (Path sibling : siblings) {
+              if (Files.exists(target) && Files.isSameFile(sibling, target)) {
+                abandoned = true;
               }
-              Files.deleteIfExists(mark);
+              if (sibling.getFileName().toString().endsWith(MARK_SUFFIX)) {
+                Files.deleteIfExists(sibling);
+              }
             }
           }
-          if (removed) {
+          if (abandoned) {
+            Files.delete(target);
             syncDirectory(target.getParent());
           }
-          return removed;
+          return abandoned;
         });
   }
 

@@ -6,6 +6,8 @@ import dev.lvg.storage.Manifests;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Transaction;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -97,12 +99,29 @@ final class VersionCommitter implements CommitQueue.BatchRunner {
 
   private Future<Void> finalizeBatch(List<CommitQueue.Pending> batch) {
     List<Entry> entries = new ArrayList<>();
-    return pool.withTransaction(
-            tx ->
-                repository
-                    .insertVersions(tx, requests(batch), true)
-                    .compose(inserted -> finalizeInserted(tx, batch, inserted, entries)))
+    return pool.getConnection()
+        .compose(
+            conn -> {
+              Future<Transaction> begun = conn.begin();
+              // The insert goes out right behind BEGIN on the same connection (one round trip);
+              // BEGIN on a live connection does not fail, and on a broken one neither runs.
+              return repository
+                  .insertVersions(conn, requests(batch), true)
+                  .compose(
+                      inserted ->
+                          begun.compose(tx -> finalizeInserted(conn, batch, inserted, entries)))
+                  .compose(
+                      rows -> conn.transaction().commit().map(rows), error -> rollBack(conn, error))
+                  .onComplete(done -> conn.close());
+            })
         .compose(rows -> answerFinalized(batch, entries, rows));
+  }
+
+  private static <T> Future<T> rollBack(SqlConnection conn, Throwable error) {
+    Transaction tx = conn.transaction();
+    return tx == null
+        ? Future.failedFuture(error)
+        : tx.rollback().transform(rolledBack -> Future.failedFuture(error));
   }
 
   /** Inside the transaction: copies every inserted row's manifest, then records the outcomes. */

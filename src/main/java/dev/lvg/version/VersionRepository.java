@@ -56,7 +56,7 @@ public final class VersionRepository {
         AND r.version = 1 + COALESCE(m.latest, b.parent_version, r.version - 1)
       ORDER BY r.ord
       ON CONFLICT DO NOTHING
-      RETURNING tenant_id, table_id, branch,\s"""
+      RETURNING ctid::text AS row_address, tenant_id, table_id, branch,\s"""
           + TableVersion.COLUMNS;
 
   /** {@link #INSERT_VERSIONS}, returning each row with its table's location too. */
@@ -82,25 +82,22 @@ public final class VersionRepository {
                                  AND v.branch = $4 AND v.version = $5
       WHERE t.tenant_id = $1 AND t.namespace = $2 AND t.name = $3 AND t.deregistered_at IS NULL""";
 
-  /** Sets the final manifest of rows inserted earlier in the same transaction. */
+  /**
+   * Sets the final manifest of rows inserted earlier in the same transaction, found by their row
+   * address ({@code ctid}, stable while the transaction holds them): a TID scan, whatever the
+   * statistics say.
+   */
   static final String SET_FINAL_MANIFESTS =
       """
       UPDATE table_versions v SET manifest_path = r.path, manifest_size = r.size, e_tag = r.e_tag
-      FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[], $5::text[], $6::bigint[],
-                  $7::text[]) AS r(tenant_id, table_id, branch, version, path, size, e_tag)
-      WHERE v.tenant_id = r.tenant_id AND v.table_id = r.table_id AND v.branch = r.branch
-        AND v.version = r.version
+      FROM unnest($1::text[]::tid[], $2::text[], $3::bigint[], $4::text[]) AS r(id, path, size, e_tag)
+      WHERE v.ctid = r.id
       RETURNING v.\s"""
           + TableVersion.COLUMNS.replace(", ", ", v.");
 
   /** Removes rows inserted earlier in the same transaction whose finalization failed. */
   static final String DELETE_INSERTED =
-      """
-      DELETE FROM table_versions v
-      USING unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[])
-            AS r(tenant_id, table_id, branch, version)
-      WHERE v.tenant_id = r.tenant_id AND v.table_id = r.table_id AND v.branch = r.branch
-        AND v.version = r.version""";
+      "DELETE FROM table_versions WHERE ctid = ANY($1::text[]::tid[])";
 
   private static final String VERSIONS_OF_LIVE_TABLE =
       """
@@ -123,7 +120,13 @@ public final class VersionRepository {
         AND v.version >= r.start_version AND (r.end_version = -1 OR v.version < r.end_version)""";
 
   /** A row a statement inserted, with its key and (when asked for) its table's location. */
-  record Inserted(long tenantId, long tableId, String branch, String location, TableVersion row) {}
+  record Inserted(
+      String rowAddress,
+      long tenantId,
+      long tableId,
+      String branch,
+      String location,
+      TableVersion row) {}
 
   private final CatalogRepository catalog;
   private final BranchRepository branches;
@@ -186,6 +189,7 @@ public final class VersionRepository {
               for (Row row : rows) {
                 inserted.add(
                     new Inserted(
+                        row.getString("row_address"),
                         row.getLong("tenant_id"),
                         row.getLong("table_id"),
                         row.getString("branch"),
@@ -203,26 +207,20 @@ public final class VersionRepository {
    * Records final manifests of rows this transaction inserted; returns the rows as they are now.
    */
   Future<List<TableVersion>> setFinalManifests(SqlClient tx, List<FinalManifest> manifests) {
-    Tuple params = slotKeys(manifests.stream().map(FinalManifest::inserted).toList());
-    params
-        .addArrayOfString(manifests.stream().map(FinalManifest::path).toArray(String[]::new))
-        .addArrayOfLong(manifests.stream().map(FinalManifest::size).toArray(Long[]::new))
-        .addArrayOfString(manifests.stream().map(FinalManifest::eTag).toArray(String[]::new));
+    Tuple params =
+        Tuple.tuple()
+            .addArrayOfString(
+                manifests.stream().map(m -> m.inserted().rowAddress()).toArray(String[]::new))
+            .addArrayOfString(manifests.stream().map(FinalManifest::path).toArray(String[]::new))
+            .addArrayOfLong(manifests.stream().map(FinalManifest::size).toArray(Long[]::new))
+            .addArrayOfString(manifests.stream().map(FinalManifest::eTag).toArray(String[]::new));
     return tx.preparedQuery(SET_FINAL_MANIFESTS).execute(params).map(VersionRepository::versions);
   }
 
   /** Removes rows this transaction inserted, whose finalization failed. */
   Future<Void> deleteInserted(SqlClient tx, List<Inserted> rows) {
-    return tx.preparedQuery(DELETE_INSERTED).execute(slotKeys(rows)).mapEmpty();
-  }
-
-  private static Tuple slotKeys(List<Inserted> rows) {
-    return Tuple.tuple()
-        .addArrayOfLong(rows.stream().map(Inserted::tenantId).toArray(Long[]::new))
-        .addArrayOfLong(rows.stream().map(Inserted::tableId).toArray(Long[]::new))
-        .addArrayOfString(rows.stream().map(Inserted::branch).toArray(String[]::new))
-        .addArrayOfLong(
-            rows.stream().map(inserted -> inserted.row().version()).toArray(Long[]::new));
+    String[] addresses = rows.stream().map(Inserted::rowAddress).toArray(String[]::new);
+    return tx.preparedQuery(DELETE_INSERTED).execute(Tuple.of(addresses)).mapEmpty();
   }
 
   /**

@@ -84,6 +84,13 @@ public final class CommitLoad {
       settings.put("LVG_DATA_DIR", root.toString());
       settings.put("LVG_BOOTSTRAP_TENANT", "bench");
       settings.put("LVG_BOOTSTRAP_API_KEY", KEY);
+      System.getenv()
+          .forEach(
+              (name, value) -> {
+                if (name.startsWith("LVG_")) {
+                  settings.put(name, value);
+                }
+              });
       Gateway gateway = Gateway.start(GatewayConfig.fromSettings(settings));
       server = gateway;
       load = new CommitLoad("http://127.0.0.1:2435", Map.of("x-api-key", KEY), tables);

@@ -1,0 +1,103 @@
+package dev.lvg.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+/**
+ * CPU time of the server under test and of PostgreSQL, read from {@code /proc}, so a benchmark can
+ * report CPU per request. The server's pid comes from {@code -Dlvg.server.pid}, PostgreSQL's
+ * postmaster from {@code -Dlvg.postgres.pid} (its exited backends count through the postmaster's
+ * children time, its live ones one by one). Missing pids read as zero.
+ */
+final class ProcessCpu {
+  private static final double TICKS_PER_MILLI = 100 / 1000.0;
+
+  private ProcessCpu() {}
+
+  record Sample(double serverMillis, double postgresMillis) {
+    Sample minus(Sample earlier) {
+      return earlier == null
+          ? this
+          : new Sample(
+              serverMillis - earlier.serverMillis, postgresMillis - earlier.postgresMillis);
+    }
+  }
+
+  static Sample sample() {
+    return new Sample(
+        ticks(pid("lvg.server.pid"), false) / TICKS_PER_MILLI, postgresTicks() / TICKS_PER_MILLI);
+  }
+
+  private static long pid(String property) {
+    String value = System.getProperty(property);
+    return value == null || value.isBlank() ? -1 : Long.parseLong(value.trim());
+  }
+
+  private static double postgresTicks() {
+    long postmaster = pid("lvg.postgres.pid");
+    if (postmaster < 0) {
+      return 0;
+    }
+    double total = ticks(postmaster, true);
+    try (Stream<Path> tasks = Files.list(Path.of("/proc"))) {
+      for (Path task : (Iterable<Path>) tasks::iterator) {
+        String name = task.getFileName().toString();
+        if (name.chars().allMatch(Character::isDigit) && parent(task) == postmaster) {
+          total += ticks(Long.parseLong(name), false);
+        }
+      }
+    } catch (IOException e) {
+      return total;
+    }
+    return total;
+  }
+
+  private static String[] stat(Path process) throws IOException {
+    String text = Files.readString(process.resolve("stat"));
+    return text.substring(text.lastIndexOf(')') + 2).split(" ");
+  }
+
+  private static long parent(Path process) {
+    try {
+      return Long.parseLong(stat(process)[1]);
+    } catch (IOException | RuntimeException gone) {
+      return -1;
+    }
+  }
+
+  /** utime + stime (fields 14, 15), and with {@code children} cutime + cstime (16, 17). */
+  private static double ticks(long pid, boolean children) {
+    if (pid < 0) {
+      return 0;
+    }
+    try {
+      String[] fields = stat(Path.of("/proc", Long.toString(pid)));
+      double ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+      if (children) {
+        ticks += Long.parseLong(fields[13]) + Long.parseLong(fields[14]);
+      }
+      return ticks;
+    } catch (IOException | RuntimeException gone) {
+      return 0;
+    }
+  }
+
+  static long serverRssMib() {
+    long pid = pid("lvg.server.pid");
+    if (pid < 0) {
+      return 0;
+    }
+    try {
+      return Files.readAllLines(Path.of("/proc", Long.toString(pid), "status")).stream()
+              .filter(line -> line.startsWith("VmRSS:"))
+              .mapToLong(line -> Long.parseLong(line.replaceAll("[^0-9]", "")))
+              .findFirst()
+              .orElse(0)
+          / 1024;
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+}
