@@ -1,112 +1,196 @@
 #!/usr/bin/env bash
-# version/create side by side with its baselines on one machine:
-#   1. record mode under wrk against pgbench's single-row insert on the same PostgreSQL;
-#   2. finalize mode with real staging manifests against the upstream reference server (lance-core's
-#      RestAdapter), closed loop and at a fixed arrival rate (open loop).
-#   bench/run.sh [seconds per run] [concurrency ...]
-# Needs the machine's PostgreSQL on 127.0.0.1:5432 (user postgres), pgbench, and wrk (installed with
-# apt-get when missing). Writes bench/results.md.
+# version/create throughput side by side with its baselines, on one machine, in one run:
+#   1. pgbench: PostgreSQL's own durable single-row INSERT ... ON CONFLICT DO NOTHING RETURNING;
+#   2. the gateway in record mode (wrk, closed loop, 1,000 tables, versions in order);
+#   3. the gateway finalizing real staging manifests on local disk (LoadGenerator, closed loop);
+#   4. the upstream reference server (lance-core's RestAdapter) on the same finalize workload;
+#   then the gateway at half of its finalize saturation (open loop) for its latency there.
+# Every server runs as a process of its own; CPU per request comes from /proc.
+#   bench/run.sh [seconds per run] [connections ...]       (default: 20 s, 16 and 64)
+# Needs the machine's PostgreSQL on 127.0.0.1:5432 (user postgres), pgbench, and wrk (installed
+# with apt-get when missing). Writes BENCHMARKS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${1:-20}
 shift || true
 CONCURRENCY=${*:-16 64}
+WARM_UP=${WARM_UP:-15}
 TABLES=1000
-OPEN_RATE=${OPEN_RATE:-400}
-THREADS=2
 PORT=2433
 MANAGEMENT=2434
 DB=lvg_bench
 KEY=bench-key
 API=http://127.0.0.1:$PORT
-OUT=bench/results.md
+PG_URL=postgresql://postgres@127.0.0.1:5432/$DB
+POSTMASTER=$(head -1 "$(psql -h 127.0.0.1 -U postgres -Atc 'SHOW data_directory')/postmaster.pid")
+OUT=BENCHMARKS.md
 
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
-mvn -B -q package -DskipTests
-
-psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
-log=$(mktemp)
-LVG_PORT=$PORT LVG_MANAGEMENT_PORT=$MANAGEMENT LVG_HOST=127.0.0.1 \
-  LVG_DB_URL=postgresql://postgres@127.0.0.1:5432/$DB LVG_DB_POOL_SIZE=32 LVG_MANIFEST_MODE=record \
-  LVG_BOOTSTRAP_TENANT=bench LVG_BOOTSTRAP_API_KEY=$KEY java -jar target/lance-version-gateway.jar >"$log" 2>&1 &
-gateway=$!
-trap 'kill $gateway 2>/dev/null || true' EXIT
-for _ in $(seq 1 60); do curl -sf localhost:$MANAGEMENT/health/ready >/dev/null && break; sleep 1; done
-curl -sf -o /dev/null -X POST "$API/v1/namespace/bench/create" -H "x-api-key: $KEY" -d '{}'
-
-# The same schema the gateway writes, for pgbench.
-psql -h 127.0.0.1 -U postgres -d $DB -qc "CREATE TABLE bench_versions (LIKE table_versions INCLUDING ALL)"
-
-create_count() { # status code -> version/create requests answered with it so far
-  curl -s localhost:$MANAGEMENT/metrics | awk -v code="$1" '
-    /^lvg_http_server_requests_seconds_count/ && /route="\/v1\/table\/:id\/version\/create"/ && $0 ~ "status=\"" code "\"" {s += $2}
-    END {printf "%d", s}'
-}
-non200_count() {
-  curl -s localhost:$MANAGEMENT/metrics | awk '
-    /^lvg_http_server_requests_seconds_count/ && /route="\/v1\/table\/:id\/version\/create"/ && !/status="200"/ {s += $2}
-    END {printf "%d", s}'
-}
-cpu_seconds() { awk '{print ($14 + $15) / 100}' /proc/$gateway/stat; }
-
-declare_tables() { # prefix
-  local entries
-  entries=$(python3 -c "import json,sys; print(json.dumps({'operations':[{'declare_table':{'id':['bench','$1'+str(i)]}} for i in range($TABLES)]}))")
-  curl -sf -o /dev/null -X POST "$API/v1/table/batch-commit" -H "x-api-key: $KEY" -d "$entries"
-}
-
-rows=""
-for c in $CONCURRENCY; do
-  prefix="c${c}t"
-  declare_tables "$prefix"
-  ok_before=$(create_count 200); bad_before=$(non200_count); cpu_before=$(cpu_seconds)
-  wrk_out=$(wrk -t$THREADS -c"$c" -d"${DURATION}s" -s bench/create_version.lua "$API" -- $TABLES $THREADS $KEY "$prefix")
-  cpu_after=$(cpu_seconds); ok=$(( $(create_count 200) - ok_before )); bad=$(( $(non200_count) - bad_before ))
-  rps=$(awk "BEGIN {printf \"%.0f\", $ok / $DURATION}")
-  latency=$(echo "$wrk_out" | grep LVG-LATENCY-MS | sed 's/LVG-LATENCY-MS //')
-  cores=$(awk "BEGIN {printf \"%.2f\", ($cpu_after - $cpu_before) / $DURATION}")
-  rss=$(( $(awk '/VmRSS/ {print $2}' /proc/$gateway/status) / 1024 ))
-  pg_tps=$(pgbench -h 127.0.0.1 -U postgres -M prepared -n -c "$c" -j $THREADS -T "$DURATION" -f bench/insert_version.sql $DB \
-    | awk '/^tps/ {printf "%.0f", $3}')
-  ratio=$(awk "BEGIN {printf \"%.2f\", $rps / $pg_tps}")
-  echo "concurrency $c: gateway $rps commits/s ($ok x 200, $bad other), pgbench $pg_tps tps, ratio $ratio, latency $latency, gateway CPU $cores cores, RSS ${rss} MiB"
-  rows+="| $c | $rps | $pg_tps | $ratio | $latency | $ok / $bad | $cores | $rss |"$'\n'
-done
-
-kill $gateway 2>/dev/null || true
-wait $gateway 2>/dev/null || true
-
-# Finalize mode against the reference server: the same load program drives both, in this order.
+mvn -B -q package -DskipTests -Dspotless.check.skip
 mvn -B -q test-compile
 mvn -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench-classpath.txt >/dev/null
-load() { # target, then closed-loop clients or "open RATE"
-  psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
-  local args=($TABLES 16 "$DURATION")
-  [ "$2" = open ] && args=($TABLES 16 "$DURATION" "$3")
-  [ "$2" != open ] && args=($TABLES "$2" "$DURATION")
-  java --add-opens=java.base/java.nio=ALL-UNNAMED -cp "target/test-classes:target/classes:$(cat target/bench-classpath.txt)" \
-    dev.lvg.bench.CommitLoad "$1" "postgresql://postgres@127.0.0.1:5432/$DB" "${args[@]}" 2>/dev/null | grep '^LVG-LOAD'
+CP="target/test-classes:target/classes:$(cat target/bench-classpath.txt)"
+server=""
+trap '[ -n "$server" ] && kill $server 2>/dev/null; true' EXIT
+
+fresh_database() {
+  psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB" 2>/dev/null
 }
-finalize_rows=""
-for run in "16" "open $OPEN_RATE"; do
-  for target in gateway reference; do
-    line=$(load $target $run)
-    echo "$line"
-    field() { echo "$line" | tr ' ' '\n' | awk -F= -v k="$1" '$1 == k {print $2}'; }
-    statuses=$(echo "$line" | sed -E 's/.*statuses=\{([^}]*)\}.*/\1/')
-    finalize_rows+="| $target | $(field mode | tr '_' ' ') | $(field commits/s) | p50=$(field p50) p90=$(field p90) p99=$(field p99) p99.9=$(field p99.9) | $statuses |"$'\n'
-  done
+
+cpu_ticks() { # pid -> utime + stime in clock ticks
+  awk '{print $14 + $15}' "/proc/$1/stat"
+}
+
+postgres_ticks() { # the postmaster, its exited children and its live ones
+  { awk '{print $14 + $15 + $16 + $17}' "/proc/$POSTMASTER/stat"
+    for child in $(pgrep -P "$POSTMASTER"); do awk '{print $14 + $15}' "/proc/$child/stat" 2>/dev/null || true; done
+  } | awk '{s += $1} END {print s}'
+}
+
+rss_mib() { echo $(( $(awk '/VmRSS/ {print $2}' "/proc/$1/status") / 1024 )); }
+
+start_gateway() { # mode [LVG_* settings ...]
+  local mode=$1
+  shift
+  fresh_database
+  local data
+  data=$(mktemp -d "$PWD/target/bench-data-XXXX")
+  env "$@" LVG_PORT=$PORT LVG_MANAGEMENT_PORT=$MANAGEMENT LVG_HOST=127.0.0.1 LVG_DB_URL=$PG_URL \
+    LVG_MANIFEST_MODE="$mode" LVG_DATA_DIR="$data" LVG_BOOTSTRAP_TENANT=bench LVG_BOOTSTRAP_API_KEY=$KEY \
+    java -Xmx${HEAP:-512m} -jar target/lance-version-gateway.jar >target/bench-gateway.log 2>&1 &
+  server=$!
+  for _ in $(seq 1 120); do curl -sf localhost:$MANAGEMENT/health/ready >/dev/null && return; sleep 0.5; done
+  cat target/bench-gateway.log; exit 1
+}
+
+start_reference() {
+  local root
+  root=$(mktemp -d "$PWD/target/bench-reference-XXXX")
+  java --add-opens=java.base/java.nio=ALL-UNNAMED -cp "$CP" dev.lvg.bench.ReferenceServer $PORT "$root" \
+    >target/bench-reference.log 2>&1 &
+  server=$!
+  for _ in $(seq 1 120); do grep -q listening target/bench-reference.log && return; sleep 0.5; done
+  cat target/bench-reference.log; exit 1
+}
+
+stop_server() {
+  kill "$server" 2>/dev/null || true
+  wait "$server" 2>/dev/null || true
+  server=""
+}
+
+load() { # key|- mode workload -> the LoadGenerator's result line
+  java -Dlvg.server.pid="$server" -Dlvg.postgres.pid="$POSTMASTER" -cp "$CP" dev.lvg.bench.LoadGenerator \
+    "$API" "$1" $TABLES "$2" "$DURATION" "$WARM_UP" "$3" 2>target/bench-load.log | grep '^LVG-LOAD'
+}
+
+field() { # line key -> value
+  echo "$1" | tr ' ' '\n' | awk -F= -v k="$2" '$1 == k {print $2}'
+}
+
+latency() { # LoadGenerator line -> latency cell
+  echo "p50=$(field "$1" p50) p90=$(field "$1" p90) p99=$(field "$1" p99) p99.9=$(field "$1" p99.9)"
+}
+
+# 1 + 2: record mode under wrk against pgbench, at each concurrency.
+declare_tables() { # prefix
+  python3 - "$1" "$TABLES" <<'PY' >target/bench-declare.json
+import json, sys
+prefix, count = sys.argv[1], int(sys.argv[2])
+print(json.dumps({"operations": [{"declare_table": {"id": ["bench", prefix + str(i)]}} for i in range(count)]}))
+PY
+  curl -sf -o /dev/null -X POST "$API/v1/table/batch-commit" -H "x-api-key: $KEY" -d @target/bench-declare.json
+}
+record_rows=""
+for c in $CONCURRENCY; do
+  start_gateway record
+  curl -sf -o /dev/null -X POST "$API/v1/namespace/bench/create" -H "x-api-key: $KEY" -d '{}'
+  declare_tables "w"
+  declare_tables "m"
+  wrk -t2 -c"$c" -d"${WARM_UP}s" -s bench/create_version.lua "$API" -- $TABLES 2 $KEY w >/dev/null
+  gw0=$(cpu_ticks $server); pg0=$(postgres_ticks)
+  wrk_out=$(wrk -t2 -c"$c" -d"${DURATION}s" -s bench/create_version.lua "$API" -- $TABLES 2 $KEY m)
+  gw1=$(cpu_ticks $server); pg1=$(postgres_ticks)
+  metrics=$(curl -s localhost:$MANAGEMENT/metrics)
+  ok=$(echo "$metrics" | awk '/^lvg_version_create_total/ && /outcome="created"/ {s += $2} END {printf "%d", s}')
+  other=$(echo "$metrics" | awk '/^lvg_version_create_total/ && !/outcome="created"/ {s += $2} END {printf "%d", s}')
+  batch=$(echo "$metrics" | awk '/^lvg_commit_batch_size_sum/ {s=$2} /^lvg_commit_batch_size_count/ {n=$2} END {printf "%.1f", s / n}')
+  rss=$(rss_mib $server)
+  stop_server
+  rps=$(echo "$wrk_out" | awk '/^Requests\/sec/ {printf "%.0f", $2}')
+  wrk_latency=$(echo "$wrk_out" | grep LVG-LATENCY-MS | sed 's/LVG-LATENCY-MS //')
+  gw_ms=$(awk "BEGIN {printf \"%.3f\", ($gw1 - $gw0) * 10 / ($rps * $DURATION)}")
+  pg_ms=$(awk "BEGIN {printf \"%.3f\", ($pg1 - $pg0) * 10 / ($rps * $DURATION)}")
+
+  fresh_database
+  # The gateway's table_versions, as its migrations leave it.
+  psql -h 127.0.0.1 -U postgres -d $DB -qf - <<'SQL'
+CREATE TABLE bench_versions (tenant_id BIGINT NOT NULL, table_id BIGINT NOT NULL, branch TEXT NOT NULL,
+  version BIGINT NOT NULL, manifest_path TEXT NOT NULL, requested_path TEXT NOT NULL, manifest_size BIGINT,
+  e_tag TEXT, naming_scheme TEXT, metadata JSONB, transaction_id UUID NOT NULL, timestamp_millis BIGINT NOT NULL,
+  starts_chain BOOLEAN, PRIMARY KEY (tenant_id, table_id, branch, version));
+CREATE UNIQUE INDEX bench_versions_one_chain_start ON bench_versions (tenant_id, table_id, branch) WHERE starts_chain;
+SQL
+  pgbench -h 127.0.0.1 -U postgres -M prepared -n -c "$c" -j 2 -T "$WARM_UP" -f bench/insert_version.sql $DB >/dev/null
+  pg0=$(postgres_ticks)
+  pg_out=$(pgbench -h 127.0.0.1 -U postgres -M prepared -n -c "$c" -j 2 -T "$DURATION" -f bench/insert_version.sql $DB)
+  pg1=$(postgres_ticks)
+  pg_tps=$(echo "$pg_out" | awk '/^tps/ {printf "%.0f", $3}')
+  pgbench_ms=$(awk "BEGIN {printf \"%.3f\", ($pg1 - $pg0) * 10 / ($pg_tps * $DURATION)}")
+  ratio=$(awk "BEGIN {printf \"%.2f\", $rps / $pg_tps}")
+  echo "record c=$c: gateway $rps/s, pgbench $pg_tps tps, ratio $ratio, batch $batch, $wrk_latency"
+  record_rows+="| $c | $rps | $pg_tps | **$ratio** | $wrk_latency | $ok / $other | $batch | $gw_ms | $pg_ms (pgbench: $pgbench_ms) | $rss |"$'\n'
 done
 
+# 3 + 4: finalize with real staging manifests, the gateway and the reference server.
+finalize_rows=""
+saturation=0
+for c in $CONCURRENCY; do
+  start_gateway finalize
+  gw=$(load $KEY "closed:$c" finalize)
+  stop_server
+  start_reference
+  ref=$(load - "closed:$c" finalize)
+  stop_server
+  ratio=$(awk "BEGIN {printf \"%.2f\", $(field "$gw" goodput/s) / $(field "$ref" goodput/s)}")
+  echo "finalize c=$c: gateway $(field "$gw" goodput/s)/s, reference $(field "$ref" goodput/s)/s, ratio $ratio"
+  finalize_rows+="| $c | gateway | $(field "$gw" goodput/s) | **$ratio** | $(latency "$gw") | $(field "$gw" statuses) | $(field "$gw" server_cpu_ms/req) | $(field "$gw" postgres_cpu_ms/req) | $(field "$gw" server_rss_mib) |"$'\n'
+  finalize_rows+="| $c | reference | $(field "$ref" goodput/s) | 1 | $(latency "$ref") | $(field "$ref" statuses) | $(field "$ref" server_cpu_ms/req) | - | $(field "$ref" server_rss_mib) |"$'\n'
+  saturation=$(field "$gw" goodput/s)
+done
+
+# The gateway at half of its finalize saturation (the last concurrency's), open loop.
+half=$(( saturation / 2 ))
+start_gateway finalize
+gw=$(load $KEY "open:$half" finalize)
+stop_server
+echo "finalize open ${half}/s: $(latency "$gw")"
+half_row="| gateway, finalize | open loop at $half/s (half of $saturation/s) | $(field "$gw" goodput/s) | $(latency "$gw") | $(field "$gw" statuses) | $(field "$gw" server_cpu_ms/req) |"
+
 {
-  echo "| connections | gateway commits/s | pgbench single-row commits/s | ratio | gateway latency (ms) | 200 / other | gateway CPU (cores) | gateway RSS (MiB) |"
-  echo "|---|---|---|---|---|---|---|---|"
-  printf "%s" "$rows"
+  echo "# Benchmarks"
   echo
-  echo "| server (finalize, real staging manifests on local disk) | load | commits/s | latency (ms) | statuses |"
-  echo "|---|---|---|---|---|"
+  echo "Produced by \`bench/run.sh $DURATION $CONCURRENCY\` on $(date -u +%Y-%m-%d): $(nproc) cores and"
+  echo "$(free -g | awk '/Mem:/ {print $2}') GiB shared by everything (load generators, servers, PostgreSQL"
+  echo "$(psql -h 127.0.0.1 -U postgres -Atc 'show server_version' | cut -d' ' -f1) with synchronous_commit=$(psql -h 127.0.0.1 -U postgres -Atc 'show synchronous_commit'))."
+  echo "Each run: ${WARM_UP} s of the same load unrecorded, then ${DURATION} s recorded; $TABLES tables, each"
+  echo "request a fresh latest + 1 version. CPU per request is the process's CPU time over the recorded"
+  echo "run divided by its requests (gateway: the jar's process; PostgreSQL: the postmaster and all backends)."
+  echo
+  echo "## Record mode against PostgreSQL's own single-row insert"
+  echo
+  echo "| connections | gateway commits/s | pgbench single-row tps | ratio | gateway latency (ms) | created / other | requests per statement | gateway CPU ms/commit | PostgreSQL CPU ms/commit | gateway RSS (MiB) |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
+  printf "%s" "$record_rows"
+  echo
+  echo "## Finalizing real staging manifests on local disk, against the reference server"
+  echo
+  echo "| connections | server | commits/s | ratio | latency (ms) | statuses | server CPU ms/commit | PostgreSQL CPU ms/commit | RSS (MiB) |"
+  echo "|---|---|---|---|---|---|---|---|---|"
   printf "%s" "$finalize_rows"
   echo
-  echo "$(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; PostgreSQL $(psql -h 127.0.0.1 -U postgres -Atc 'show server_version') with synchronous_commit=$(psql -h 127.0.0.1 -U postgres -Atc 'show synchronous_commit'); ${DURATION} s per run; wrk ($THREADS threads, closed loop), gateway, PostgreSQL and pgbench on the same machine; $TABLES tables, each request a fresh latest + 1 version (record mode), pool of 32 connections; $(date -u +%Y-%m-%d)."
+  echo "| server | load | commits/s | latency (ms) | statuses | server CPU ms/commit |"
+  echo "|---|---|---|---|---|---|"
+  echo "$half_row"
 } >"$OUT"
 cat "$OUT"

@@ -20,9 +20,12 @@ public final class Database {
         PgConnectOptions.fromUri(url)
             .setCachePreparedStatements(true)
             .setPreparedStatementCacheMaxSize(256);
-    // Every statement of the gateway is a lookup by key. A plan cached while a table was small
-    // (a fresh install, a benchmark) would scan the table for as long as it stays cached, so the
-    // gateway's sessions never choose a sequential scan where an index serves.
+    // Every statement of the gateway is a lookup by key, so one plan per prepared statement
+    // serves every call: planning each call (a custom plan, which PostgreSQL keeps choosing for
+    // batches smaller than it guesses) costs more than running it. A plan made while a table was
+    // small (a fresh install, a benchmark) must not scan that table once it has grown, so the
+    // sessions never choose a sequential scan where an index serves.
+    connect.addProperty("plan_cache_mode", "force_generic_plan");
     connect.addProperty("enable_seqscan", "off");
     PoolOptions options =
         new PoolOptions()

@@ -328,7 +328,15 @@ public final class LoadGenerator {
     fields.put("offered/s", String.format("%.0f", recorded / (double) seconds));
     fields.put("goodput/s", String.format("%.0f", ok / wall));
     fields.put("wall_s", String.format("%.2f", wall));
-    fields.put("statuses", statuses.toString().replace(" ", ""));
+    StringBuilder counts = new StringBuilder();
+    statuses.forEach(
+        (status, count) ->
+            counts
+                .append(counts.length() == 0 ? "" : ",")
+                .append(status)
+                .append(':')
+                .append(count));
+    fields.put("statuses", counts.toString());
     fields.put("p50", ms(sorted, 50));
     fields.put("p90", ms(sorted, 90));
     fields.put("p99", ms(sorted, 99));
