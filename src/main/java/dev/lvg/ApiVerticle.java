@@ -18,7 +18,8 @@ import dev.lvg.http.Paging;
 import dev.lvg.http.Routes;
 import dev.lvg.metrics.GatewayMetrics;
 import dev.lvg.metrics.HttpMetrics;
-import dev.lvg.overload.InFlightLimit;
+import dev.lvg.overload.Admission;
+import dev.lvg.overload.ConcurrencyLimiter;
 import dev.lvg.overload.TenantRateLimit;
 import dev.lvg.storage.Manifests;
 import dev.lvg.tenancy.TenantDirectory;
@@ -52,7 +53,8 @@ final class ApiVerticle extends VerticleBase {
       BearerTokens bearerTokens,
       Manifests manifests,
       Locations locations,
-      InFlightLimit inFlight,
+      ConcurrencyLimiter reads,
+      ConcurrencyLimiter writes,
       TenantRateLimit tenantRateLimit,
       GatewayMetrics metrics,
       HttpMetrics httpMetrics) {}
@@ -150,12 +152,24 @@ final class ApiVerticle extends VerticleBase {
       if (path.equals(VersionRoutes.CREATE)) {
         route.handler((PlatformHandler) ApiVerticle.this::countCreateOutcome);
       }
-      route.handler(shared.inFlight()).handler(JSON_BODIES).handler(body).handler(authentication);
-      if (shared.config().tenantRate() > 0) {
+      ConcurrencyLimiter limiter = readsOnly(method, path) ? shared.reads() : shared.writes();
+      if (limiter != null) {
+        route.handler(new Admission(limiter, authentication::requester));
+      }
+      route.handler(JSON_BODIES).handler(body).handler(authentication);
+      if (shared.tenantRateLimit() != null) {
         route.handler(shared.tenantRateLimit());
       }
       route.handler(operation);
     }
+  }
+
+  /** Operations that change nothing: listings, descriptions, existence checks. */
+  private static boolean readsOnly(String method, String path) {
+    return method.equals("GET")
+        || path.endsWith("/list")
+        || path.endsWith("/describe")
+        || path.endsWith("/exists");
   }
 
   /** Counts how each {@code version/create} ended, sheds and router refusals included. */

@@ -9,8 +9,6 @@ import dev.lvg.db.Migrations;
 import dev.lvg.management.ManagementVerticle;
 import dev.lvg.metrics.GatewayMetrics;
 import dev.lvg.metrics.HttpMetrics;
-import dev.lvg.overload.InFlightLimit;
-import dev.lvg.overload.TenantRateLimit;
 import dev.lvg.storage.LocalFileStore;
 import dev.lvg.storage.Manifests;
 import dev.lvg.storage.ObjectStore;
@@ -185,8 +183,9 @@ public final class Gateway implements AutoCloseable {
             tokens,
             manifests,
             new Locations(config.storageRoot(), config.s3()),
-            new InFlightLimit(config.maxInFlight()),
-            new TenantRateLimit(config.tenantRate(), config.tenantBurst(), System::nanoTime),
+            Limits.admission(vertx, "reads", config.admission(), registry),
+            Limits.admission(vertx, "writes", config.admission(), registry),
+            Limits.tenantQuotas(config.tenantQuotas()),
             new GatewayMetrics(registry),
             new HttpMetrics(registry));
     int port = config.port() == 0 ? -1 : config.port();

@@ -31,6 +31,11 @@ public final class TestGateway {
     settings.put("LVG_MANAGEMENT_PORT", "0");
     settings.put("LVG_DATA_DIR", tempDir().toString());
     settings.put("LVG_MANIFEST_MODE", "record");
+    // Race tests send bursts far above the default admission limit: they should wait for a slot,
+    // not be shed (tests of shedding set their own limits).
+    settings.put("LVG_ADMISSION_MAX_WAIT_MS", "30000");
+    settings.put("LVG_ADMISSION_MIN_LIMIT", "64");
+    settings.put("LVG_ADMISSION_INITIAL_LIMIT", "64");
     String external = System.getenv("LVG_TEST_DB_URL");
     if (external != null && !external.isBlank()) {
       settings.put("LVG_DB_URL", external);

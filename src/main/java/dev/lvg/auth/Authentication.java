@@ -49,6 +49,23 @@ public final class Authentication implements Handler<RoutingContext> {
         });
   }
 
+  /**
+   * Who is asking, known without a database call, for fair admission before authentication: the
+   * tenant of a recently seen API key, else the key's or token's hash.
+   */
+  public String requester(RoutingContext ctx) {
+    String key = ctx.request().getHeader("x-api-key");
+    if (key != null) {
+      String hash = TenantDirectory.hash(key.trim());
+      Tenant tenant = tenants.recentlyAuthenticated(hash);
+      return tenant != null ? "tenant:" + tenant.id() : "key:" + hash.substring(0, 16);
+    }
+    String authorization = ctx.request().getHeader("Authorization");
+    return authorization != null
+        ? "token:" + TenantDirectory.hash(authorization).substring(0, 16)
+        : "anonymous";
+  }
+
   /** The tenant this request was authenticated as. */
   public static Tenant tenant(RoutingContext ctx) {
     return ctx.get(TENANT);

@@ -29,13 +29,12 @@ public record GatewayConfig(
     String bootstrapTenant,
     String bootstrapApiKey,
     long maxBodyBytes,
-    int maxInFlight,
+    AdmissionSettings admission,
     int listDefaultLimit,
     int listMaxLimit,
     boolean finalizeManifests,
     S3Settings s3,
-    int tenantRate,
-    int tenantBurst,
+    TenantQuotas tenantQuotas,
     OAuth2Settings oauth2,
     int commitBatchSize,
     int commitBatchesInFlight) {
@@ -49,6 +48,33 @@ public record GatewayConfig(
       return jwksUrl != null;
     }
   }
+
+  /**
+   * Admission control in front of the database and storage work (one limiter for reads, one for
+   * writes): an adaptive concurrency limit between {@code minLimit} and {@code maxLimit}, starting
+   * at {@code initialLimit}, that shrinks when latency exceeds {@code tolerance} times its
+   * baseline; a request may wait at most {@code maxWaitMillis} for a slot. Off: no limit at all.
+   */
+  public record AdmissionSettings(
+      boolean enabled,
+      int initialLimit,
+      int minLimit,
+      int maxLimit,
+      int maxWaitMillis,
+      double tolerance) {}
+
+  /**
+   * Requests per second (a token bucket of {@code burst}) per tenant: {@code rate} for every tenant
+   * (0: no quota), and per-tenant overrides.
+   */
+  public record TenantQuotas(int rate, int burst, Map<String, Quota> overrides) {
+    public boolean any() {
+      return rate > 0 || !overrides.isEmpty();
+    }
+  }
+
+  /** One tenant's rate and burst. */
+  public record Quota(int rate, int burst) {}
 
   /** Secrets that may come only from the environment, never from a file. */
   static final Set<String> SECRETS = Set.of("LVG_BOOTSTRAP_API_KEY", "LVG_S3_SECRET_ACCESS_KEY");
@@ -142,13 +168,13 @@ public record GatewayConfig(
         s.integer("LVG_HTTP_INSTANCES", Runtime.getRuntime().availableProcessors(), 1, 256),
         dbUrl.isEmpty() ? null : dbUrl,
         s.integer("LVG_DB_POOL_SIZE", 16, 1, 1000),
-        s.integer("LVG_DB_QUEUE_SIZE", 4096, 1, 1_000_000),
+        s.integer("LVG_DB_QUEUE_SIZE", 1024, 1, 1_000_000),
         dataDir,
         storageRoot,
         tenant.isEmpty() ? null : tenant,
         apiKey.isEmpty() ? null : apiKey,
         s.integer("LVG_MAX_BODY_BYTES", 1_048_576, 1024, 64 * 1_048_576),
-        s.integer("LVG_MAX_IN_FLIGHT", 4096, 1, 1_000_000),
+        admission(s),
         listDefault,
         listMax,
         manifestMode.equals("finalize"),
@@ -158,8 +184,10 @@ public record GatewayConfig(
             Boolean.parseBoolean(s.string("LVG_S3_PATH_STYLE", "false")),
             emptyToNull(s.string("LVG_S3_ACCESS_KEY_ID", "")),
             emptyToNull(s.string("LVG_S3_SECRET_ACCESS_KEY", ""))),
-        tenantRate,
-        s.integer("LVG_TENANT_BURST", Math.max(1, tenantRate), 1, 10_000_000),
+        new TenantQuotas(
+            tenantRate,
+            s.integer("LVG_TENANT_BURST", Math.max(1, tenantRate), 1, 10_000_000),
+            quotas(s.string("LVG_TENANT_RATES", ""))),
         new OAuth2Settings(
             emptyToNull(s.string("LVG_OAUTH2_JWKS_URL", "")),
             emptyToNull(s.string("LVG_OAUTH2_ISSUER", "")),
@@ -167,6 +195,63 @@ public record GatewayConfig(
             s.string("LVG_OAUTH2_TENANT_CLAIM", "tenant")),
         s.integer("LVG_COMMIT_BATCH_SIZE", 64, 1, 1000),
         s.integer("LVG_COMMIT_BATCHES_IN_FLIGHT", 1, 1, 256));
+  }
+
+  private static AdmissionSettings admission(Settings s) {
+    int min = s.integer("LVG_ADMISSION_MIN_LIMIT", 4, 1, 100_000);
+    int max = s.integer("LVG_ADMISSION_MAX_LIMIT", 256, 1, 100_000);
+    int initial = s.integer("LVG_ADMISSION_INITIAL_LIMIT", 32, 1, 100_000);
+    if (min > initial || initial > max) {
+      throw new ConfigException(
+          "LVG_ADMISSION_MIN_LIMIT <= LVG_ADMISSION_INITIAL_LIMIT <= LVG_ADMISSION_MAX_LIMIT must"
+              + " hold, got "
+              + min
+              + ", "
+              + initial
+              + ", "
+              + max);
+    }
+    String tolerance = s.string("LVG_ADMISSION_TOLERANCE", "2.0");
+    double parsed;
+    try {
+      parsed = Double.parseDouble(tolerance);
+    } catch (NumberFormatException e) {
+      parsed = -1;
+    }
+    if (!(parsed >= 1.1 && parsed <= 100)) {
+      throw new ConfigException(
+          "LVG_ADMISSION_TOLERANCE must be a number between 1.1 and 100, got '" + tolerance + "'");
+    }
+    return new AdmissionSettings(
+        s.bool("LVG_ADMISSION_ENABLED", true),
+        initial,
+        min,
+        max,
+        s.integer("LVG_ADMISSION_MAX_WAIT_MS", 10, 0, 60_000),
+        parsed);
+  }
+
+  /** {@code tenant=rate[:burst],...}. */
+  private static Map<String, Quota> quotas(String value) {
+    Map<String, Quota> quotas = new HashMap<>();
+    if (value.isEmpty()) {
+      return Map.of();
+    }
+    for (String entry : value.split(",")) {
+      String[] parts = entry.trim().split("[=:]");
+      try {
+        int rate = Integer.parseInt(parts[1].trim());
+        int burst = parts.length > 2 ? Integer.parseInt(parts[2].trim()) : Math.max(1, rate);
+        if (parts.length > 3 || parts[0].isBlank() || rate < 0 || burst < 1) {
+          throw new NumberFormatException();
+        }
+        quotas.put(parts[0].trim(), new Quota(rate, burst));
+      } catch (RuntimeException e) {
+        throw new ConfigException(
+            "LVG_TENANT_RATES must look like tenant=rate[:burst],..., got '" + entry + "'");
+      }
+    }
+    return Map.copyOf(quotas);
   }
 
   private static String emptyToNull(String value) {
@@ -198,6 +283,14 @@ public record GatewayConfig(
     String string(String key, String defaultValue) {
       String value = values.get(key);
       return value == null || value.isBlank() ? defaultValue : value.trim();
+    }
+
+    boolean bool(String key, boolean defaultValue) {
+      String value = string(key, Boolean.toString(defaultValue));
+      if (!value.equals("true") && !value.equals("false")) {
+        throw new ConfigException(key + " must be true or false, got '" + value + "'");
+      }
+      return Boolean.parseBoolean(value);
     }
 
     int integer(String key, int defaultValue, int min, int max) {

@@ -6,17 +6,27 @@ package dev.lvg.http;
  * to protect itself ({@link #shed}), or a dependency could not serve it ({@link #unavailable}).
  */
 public final class ApiException extends RuntimeException {
+  /** Seconds a refused client should wait before it retries (the Retry-After of a 503). */
+  public static final int DEFAULT_RETRY_AFTER_SECONDS = 1;
+
   private final ErrorCode errorCode;
   private final boolean shed;
+  private final int retryAfterSeconds;
 
-  private ApiException(ErrorCode errorCode, String message, boolean shed) {
+  private ApiException(ErrorCode errorCode, String message, boolean shed, int retryAfterSeconds) {
     super(message, null, false, false);
     this.errorCode = errorCode;
     this.shed = shed;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 
   public ApiException(ErrorCode errorCode, String message) {
-    this(errorCode, message, false);
+    this(errorCode, message, false, DEFAULT_RETRY_AFTER_SECONDS);
+  }
+
+  /** For a 503: the seconds the client should wait before it retries. */
+  public int retryAfterSeconds() {
+    return retryAfterSeconds;
   }
 
   public ErrorCode errorCode() {
@@ -38,12 +48,18 @@ public final class ApiException extends RuntimeException {
 
   /** 503 code 17 for a request refused by a limit of the gateway's own. */
   public static ApiException shed(String message) {
-    return new ApiException(ErrorCode.SERVICE_UNAVAILABLE, message, true);
+    return shed(message, DEFAULT_RETRY_AFTER_SECONDS);
+  }
+
+  /** 503 code 17 for a request refused by a limit, to be retried after {@code seconds}. */
+  public static ApiException shed(String message, int retryAfterSeconds) {
+    return new ApiException(ErrorCode.SERVICE_UNAVAILABLE, message, true, retryAfterSeconds);
   }
 
   /** 503 code 17 for a request a dependency (PostgreSQL, storage) could not serve now. */
   public static ApiException unavailable(String message) {
-    return new ApiException(ErrorCode.SERVICE_UNAVAILABLE, message, false);
+    return new ApiException(
+        ErrorCode.SERVICE_UNAVAILABLE, message, false, DEFAULT_RETRY_AFTER_SECONDS);
   }
 
   public static ApiException conflict(String message) {

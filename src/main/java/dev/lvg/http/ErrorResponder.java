@@ -14,7 +14,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ErrorResponder implements Handler<RoutingContext> {
   private static final Logger LOG = LoggerFactory.getLogger(ErrorResponder.class);
-  static final String RETRY_AFTER_SECONDS = "1";
 
   private final long maxBodyBytes;
 
@@ -35,6 +34,9 @@ public final class ErrorResponder implements Handler<RoutingContext> {
     Throwable failure = ctx.failure();
     ApiException error = failure == null ? routerError(ctx) : log(ctx, Failures.classify(failure));
     int status = failure == null && ctx.statusCode() == 413 ? 413 : error.errorCode().status;
+    if (error.errorCode() == ErrorCode.SERVICE_UNAVAILABLE) {
+      ctx.response().putHeader("Retry-After", Integer.toString(error.retryAfterSeconds()));
+    }
     send(ctx, error.errorCode(), status, error.getMessage());
   }
 
@@ -96,9 +98,6 @@ public final class ErrorResponder implements Handler<RoutingContext> {
             .put("status", status)
             .put("detail", message)
             .put("instance", ctx.request().path());
-    if (code == ErrorCode.SERVICE_UNAVAILABLE) {
-      ctx.response().putHeader("Retry-After", RETRY_AFTER_SECONDS);
-    }
     Json.respond(ctx, status, body);
   }
 }

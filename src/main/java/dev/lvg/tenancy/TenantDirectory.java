@@ -51,6 +51,12 @@ public final class TenantDirectory {
     return cached(hash, () -> pool.preparedQuery(FIND_BY_KEY).execute(Tuple.of(hash)));
   }
 
+  /** The tenant a key was recently resolved to, without asking the database; null if unknown. */
+  public Tenant recentlyAuthenticated(String apiKeyHash) {
+    Cached cached = cache.get(apiKeyHash);
+    return cached != null && cached.expiresAt - System.nanoTime() > 0 ? cached.tenant : null;
+  }
+
   /** A tenant found by {@code lookup}, remembered under {@code key} while found. */
   private Future<Tenant> cached(
       String key, java.util.function.Supplier<Future<RowSet<Row>>> lookup) {

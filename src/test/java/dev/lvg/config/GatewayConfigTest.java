@@ -113,4 +113,29 @@ class GatewayConfigTest {
         .hasMessageContaining("LVG_STORAGE_ROOT");
     assertThat(GatewayConfig.fromSettings(Map.of()).storageRoot().bucket()).isNull();
   }
+
+  @Test
+  void admissionAndQuotasAreValidated() {
+    GatewayConfig defaults = GatewayConfig.fromSettings(Map.of());
+    assertThat(defaults.admission().enabled()).isTrue();
+    assertThat(defaults.admission().minLimit())
+        .isLessThanOrEqualTo(defaults.admission().initialLimit());
+    assertThat(defaults.tenantQuotas().any()).isFalse();
+    GatewayConfig quotas =
+        GatewayConfig.fromSettings(Map.of("LVG_TENANT_RATES", "acme=100:200, beta=5"));
+    assertThat(quotas.tenantQuotas().overrides())
+        .containsEntry("acme", new GatewayConfig.Quota(100, 200))
+        .containsEntry("beta", new GatewayConfig.Quota(5, 5));
+    assertThatThrownBy(() -> GatewayConfig.fromSettings(Map.of("LVG_TENANT_RATES", "acme")))
+        .hasMessageContaining("LVG_TENANT_RATES");
+    assertThatThrownBy(
+            () ->
+                GatewayConfig.fromSettings(
+                    Map.of("LVG_ADMISSION_MIN_LIMIT", "64", "LVG_ADMISSION_INITIAL_LIMIT", "8")))
+        .hasMessageContaining("LVG_ADMISSION_MIN_LIMIT");
+    assertThatThrownBy(() -> GatewayConfig.fromSettings(Map.of("LVG_ADMISSION_TOLERANCE", "x")))
+        .hasMessageContaining("LVG_ADMISSION_TOLERANCE");
+    assertThatThrownBy(() -> GatewayConfig.fromSettings(Map.of("LVG_ADMISSION_ENABLED", "yes")))
+        .hasMessageContaining("LVG_ADMISSION_ENABLED");
+  }
 }

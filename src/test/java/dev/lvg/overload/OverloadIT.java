@@ -4,74 +4,111 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lvg.Api;
+import dev.lvg.Metrics;
 import dev.lvg.TestGateway;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** A gateway with tiny limits sheds load with 503 "Slow down", and a shed commit writes nothing. */
+/**
+ * A gateway with a tiny admission limit, driven far past it: every refusal is 503 "Slow down" with
+ * Retry-After and the JSON error body, refused commits write nothing, admitted ones are committed,
+ * a quiet tenant keeps succeeding while a noisy one is shed, and readiness stays up.
+ */
 class OverloadIT {
-  private static final int TABLES = 64;
+  private static final int NOISY = 200;
+  private static TestGateway gw;
 
-  @Test
-  void shedRequestsAre503Code17AndNeverCommit() {
-    TestGateway gw =
+  @BeforeAll
+  static void start() {
+    gw =
         TestGateway.dedicated(
             Map.of(
-                "LVG_DB_POOL_SIZE", "1",
-                "LVG_DB_QUEUE_SIZE", "2",
-                "LVG_MAX_IN_FLIGHT", "8"));
-    try {
-      Api api = gw.api(gw.newTenant("overload"));
-      api.post("/v1/namespace/o/create", "{}").assertOk();
-      for (int i = 0; i < TABLES; i++) {
-        api.post("/v1/table/o%24t" + i + "/declare", "{}").assertOk();
-      }
-      List<CompletableFuture<Api.Response>> calls = new ArrayList<>();
-      for (int i = 0; i < TABLES; i++) {
-        calls.add(
-            api.postAsync("/v1/table/o%24t" + i + "/version/create", Api.createBody(1, "o/" + i)));
-      }
-      int readyWhileLoaded =
-          Api.send(
-                  java.net.http.HttpRequest.newBuilder(
-                          java.net.URI.create(gw.managementUrl + "/health/ready"))
-                      .GET()
-                      .build())
-              .status();
-      int shed = 0;
-      for (int i = 0; i < TABLES; i++) {
-        Api.Response response = calls.get(i).join();
-        JsonNode list = listWithRetry(api, i);
-        if (response.status() == 200) {
-          assertThat(list.get("versions")).as("table %d", i).hasSize(1);
-        } else {
-          response.assertError(503, 17);
-          assertThat(response.json().get("title").asText()).isEqualTo("Slow down");
-          assertThat(response.raw().headers().firstValue("retry-after")).isPresent();
-          assertThat(list.get("versions")).as("table %d", i).isEmpty();
-          shed++;
-        }
-      }
-      assertThat(shed).isPositive().isLessThan(TABLES);
-      assertThat(readyWhileLoaded)
-          .as("a saturated pool does not make the gateway unready")
-          .isEqualTo(200);
-    } finally {
-      gw.gateway.close();
-    }
+                "LVG_DB_URL", TestGateway.shared().databaseUrl(),
+                "LVG_ADMISSION_INITIAL_LIMIT", "2",
+                "LVG_ADMISSION_MIN_LIMIT", "1",
+                "LVG_ADMISSION_MAX_LIMIT", "2",
+                "LVG_ADMISSION_MAX_WAIT_MS", "200"));
   }
 
-  private static JsonNode listWithRetry(Api api, int table) {
-    for (int attempt = 0; attempt < 50; attempt++) {
-      Api.Response response = api.post("/v1/table/o%24t" + table + "/version/list", null);
-      if (response.status() == 200) {
-        return response.json();
-      }
-      response.assertError(503, 17);
+  @AfterAll
+  static void stop() {
+    gw.gateway.close();
+  }
+
+  private static Api tenantWithTables(String name, int tables) {
+    Api api = gw.api(gw.newTenant(name));
+    api.post("/v1/namespace/o/create", "{}").assertOk();
+    StringBuilder operations = new StringBuilder("{\"operations\":[");
+    for (int i = 0; i < tables; i++) {
+      operations
+          .append(i == 0 ? "" : ",")
+          .append("{\"declare_table\":{\"id\":[\"o\",\"t")
+          .append(i)
+          .append("\"]}}");
     }
-    throw new AssertionError("the gateway kept shedding a lone request");
+    api.post("/v1/table/batch-commit", operations.append("]}").toString()).assertOk();
+    return api;
+  }
+
+  private static String create(int table) {
+    return "/v1/table/o%24t" + table + "/version/create";
+  }
+
+  @Test
+  void farPastItsLimitTheGatewaySaysSlowDownAndStaysCorrect() throws Exception {
+    Api noisy = tenantWithTables("noisy", NOISY);
+    Api quiet = tenantWithTables("quiet", 10);
+    Metrics before = Metrics.scrape(gw);
+
+    List<CompletableFuture<Api.Response>> flood = new ArrayList<>();
+    for (int i = 0; i < NOISY; i++) {
+      flood.add(noisy.postAsync(create(i), Api.createBody(1, "o/" + i)));
+    }
+    List<Api.Response> quietAnswers = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      quietAnswers.add(quiet.post(create(i), Api.createBody(1, "q/" + i)));
+    }
+    int readyWhileLoaded =
+        Api.send(
+                HttpRequest.newBuilder(URI.create(gw.managementUrl + "/health/ready"))
+                    .GET()
+                    .build())
+            .status();
+
+    int shed = 0;
+    for (int i = 0; i < NOISY; i++) {
+      Api.Response response = flood.get(i).join();
+      JsonNode versions = noisy.post("/v1/table/o%24t" + i + "/version/list", null).assertOk();
+      if (response.status() == 200) {
+        assertThat(versions.get("versions")).as("table %d", i).hasSize(1);
+      } else {
+        response.assertError(503, 17);
+        assertThat(response.json().get("title").asText()).isEqualTo("Slow down");
+        assertThat(response.json().get("error").asText()).contains("concurrent writes");
+        assertThat(response.raw().headers().firstValue("retry-after").orElseThrow())
+            .matches("[1-9][0-9]*");
+        assertThat(versions.get("versions")).as("a refused commit wrote nothing").isEmpty();
+        shed++;
+      }
+    }
+    assertThat(shed).as("a limit of 2 cannot pass 200 requests sent at once").isPositive();
+    assertThat(shed).isLessThan(NOISY);
+    for (Api.Response answer : quietAnswers) {
+      assertThat(answer.status()).as("the quiet tenant: %s", answer.text()).isEqualTo(200);
+    }
+    assertThat(readyWhileLoaded).as("shedding does not make the gateway unready").isEqualTo(200);
+
+    Metrics after = Metrics.scrape(gw);
+    assertThat(after.since(before, Metrics.createOutcome("shed"))).isEqualTo(shed);
+    assertThat(after.since(before, Metrics.createOutcome("error"))).isZero();
+    assertThat(after.value("lvg_admission_limit{class=\"writes\"}")).isEqualTo(2);
+    assertThat(after.text()).contains("lvg_admission_total{class=\"writes\",outcome=\"shed\"");
   }
 }

@@ -12,6 +12,7 @@ class TenantRateLimitIT {
 
   @Test
   void aTenantOverItsRateGets503AndOthersAreUnaffected() throws Exception {
+    String vip = "vip-" + java.util.UUID.randomUUID().toString().substring(0, 8);
     TestGateway gw =
         TestGateway.dedicated(
             Map.of(
@@ -20,7 +21,9 @@ class TenantRateLimitIT {
                 "LVG_TENANT_RATE",
                 "2",
                 "LVG_TENANT_BURST",
-                "5"));
+                "5",
+                "LVG_TENANT_RATES",
+                vip + "=1000:100"));
     try {
       String noisyKey = gw.newTenant("noisy");
       Api noisy = gw.api(noisyKey);
@@ -47,6 +50,12 @@ class TenantRateLimitIT {
       assertThat(shed).as("a rate of 2/s cannot pass 20 requests sent this fast").isPositive();
       assertThat(shed).isEqualTo(20 - ok);
       assertThat(quiet.post("/v1/namespace/q/create", "{}").status()).isEqualTo(200);
+      Api ownQuota = gw.api(gw.tenantWithKey(vip));
+      for (int i = 0; i < 20; i++) {
+        assertThat(ownQuota.post("/v1/namespace/v" + i + "/create", "{}").status())
+            .as("a tenant with a quota of its own is held to that quota")
+            .isEqualTo(200);
+      }
       try (var db = gw.jdbc();
           var count =
               db.prepareStatement(

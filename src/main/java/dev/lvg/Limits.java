@@ -1,0 +1,62 @@
+package dev.lvg;
+
+import dev.lvg.config.GatewayConfig;
+import dev.lvg.metrics.AdmissionMetrics;
+import dev.lvg.overload.ConcurrencyLimiter;
+import dev.lvg.overload.TenantRateLimit;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.Vertx;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** Builds the gateway's limits from its configuration: admission control and tenant quotas. */
+final class Limits {
+  private Limits() {}
+
+  /** Admission control for one class of requests, or null when it is switched off. */
+  static ConcurrencyLimiter admission(
+      Vertx vertx,
+      String limiterClass,
+      GatewayConfig.AdmissionSettings settings,
+      MeterRegistry registry) {
+    if (!settings.enabled()) {
+      return null;
+    }
+    AdmissionMetrics metrics = AdmissionMetrics.of(registry, limiterClass);
+    ConcurrencyLimiter limiter =
+        new ConcurrencyLimiter(
+            limiterClass,
+            new ConcurrencyLimiter.Settings(
+                settings.initialLimit(),
+                settings.minLimit(),
+                settings.maxLimit(),
+                TimeUnit.MILLISECONDS.toNanos(settings.maxWaitMillis()),
+                settings.tolerance()),
+            System::nanoTime,
+            (delayNanos, task) -> {
+              long timer =
+                  vertx.setTimer(
+                      Math.max(1, TimeUnit.NANOSECONDS.toMillis(delayNanos)), fired -> task.run());
+              return () -> vertx.cancelTimer(timer);
+            },
+            metrics);
+    metrics.watch(limiter);
+    return limiter;
+  }
+
+  /** The tenant quotas, or null when no tenant has one. */
+  static TenantRateLimit tenantQuotas(GatewayConfig.TenantQuotas quotas) {
+    if (!quotas.any()) {
+      return null;
+    }
+    Map<String, TenantRateLimit.Rate> rates = new HashMap<>();
+    quotas
+        .overrides()
+        .forEach(
+            (tenant, quota) ->
+                rates.put(tenant, new TenantRateLimit.Rate(quota.rate(), quota.burst())));
+    return new TenantRateLimit(
+        new TenantRateLimit.Rate(quotas.rate(), quotas.burst()), rates, System::nanoTime);
+  }
+}

@@ -1,0 +1,329 @@
+package dev.lvg.overload;
+
+import dev.lvg.http.ApiException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongSupplier;
+
+/**
+ * Admission in front of the database and storage work of one class of requests (reads, or writes),
+ * shared by all event loops. At most {@link AdaptiveLimit#limit()} requests run at once; beyond
+ * that a request may wait a short, bounded time for a slot, and otherwise is refused at once with
+ * 503 "Slow down", before its body is read or anything is asked of the database.
+ *
+ * <p>Fairness: slots freed go to the waiting tenant with the fewest requests running, and when the
+ * waiting room is full a tenant under its fair share (limit / active tenants) takes the place of
+ * the newest waiter of the tenant furthest over its share. So a tenant sending four times what the
+ * gateway can serve cannot crowd out a quiet one.
+ *
+ * <p>The waiting room holds what the limiter expects to admit within the longest wait: limit /
+ * recent latency * wait, at least {@link #MIN_WAITING_ROOM}. Thread-safe; callbacks run outside its
+ * lock, through the {@link Waiter} of each request (which puts them on its own event loop).
+ */
+public final class ConcurrencyLimiter {
+  static final int MIN_WAITING_ROOM = 8;
+  static final long WINDOW_NANOS = 100_000_000L;
+
+  /** The limits, with their defaults chosen for a small machine. */
+  public record Settings(
+      int initialLimit, int minLimit, int maxLimit, long maxWaitNanos, double tolerance) {}
+
+  /** How a request that waited hears its outcome. */
+  public interface Waiter {
+    void admit(Permit permit);
+
+    void refuse(ApiException error);
+  }
+
+  /** Schedules a one-off task; returns what cancels it. */
+  public interface Timers {
+    Runnable schedule(long delayNanos, Runnable task);
+  }
+
+  /** Why a request was refused. */
+  public enum Reason {
+    QUEUE_FULL,
+    FAIR_SHARE,
+    DEADLINE
+  }
+
+  /** Hears every decision, for the meters. */
+  public interface Observer {
+    void admitted(String tenant, long waitedNanos);
+
+    void refused(String tenant, Reason reason);
+  }
+
+  /** A slot held by an admitted request; released once, when its answer is sent. */
+  public final class Permit {
+    private final Requester tenant;
+    private final long admittedAt;
+    private boolean released;
+
+    private Permit(Requester tenant, long admittedAt) {
+      this.tenant = tenant;
+      this.admittedAt = admittedAt;
+    }
+
+    public void release() {
+      ConcurrencyLimiter.this.release(this);
+    }
+  }
+
+  private final String name;
+  private final AdaptiveLimit limit;
+  private final long maxWaitNanos;
+  private final LongSupplier clock;
+  private final Timers timers;
+  private final Observer observer;
+  private final Map<String, Requester> tenants = new HashMap<>();
+  private int running;
+  private int waitingCount;
+  private long recentRefusals;
+  private long recentAdmissions;
+
+  public ConcurrencyLimiter(
+      String name, Settings settings, LongSupplier clock, Timers timers, Observer observer) {
+    this.name = name;
+    this.limit =
+        new AdaptiveLimit(
+            settings.initialLimit(),
+            settings.minLimit(),
+            settings.maxLimit(),
+            WINDOW_NANOS,
+            settings.tolerance());
+    this.maxWaitNanos = settings.maxWaitNanos();
+    this.clock = clock;
+    this.timers = timers;
+    this.observer = observer;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public synchronized int limit() {
+    return limit.limit();
+  }
+
+  public synchronized int running() {
+    return running;
+  }
+
+  public synchronized int waiting() {
+    return waitingCount;
+  }
+
+  /**
+   * Asks for a slot for {@code tenant}. Returns the permit when one is free now; otherwise the
+   * request either waits (and {@code waiter} hears the outcome later, and this returns null) or is
+   * refused at once (this throws the 503).
+   */
+  public Permit acquire(String tenant, Waiter waiter) {
+    List<Runnable> afterwards = new ArrayList<>(1);
+    Permit permit;
+    synchronized (this) {
+      long now = clock.getAsLong();
+      Requester state = tenants.computeIfAbsent(tenant, Requester::new);
+      if (running < limit.limit() && waitingCount == 0) {
+        permit = admit(state, now);
+        afterwards.add(() -> observer.admitted(tenant, 0));
+      } else {
+        permit = null;
+        ApiException refusal = waitOrRefuse(state, waiter, now, afterwards);
+        if (refusal != null) {
+          forgetIfIdle(state);
+          run(afterwards);
+          throw refusal;
+        }
+      }
+    }
+    run(afterwards);
+    return permit;
+  }
+
+  /** At the limit: joins the waiting room, possibly in place of an over-share tenant's waiter. */
+  private ApiException waitOrRefuse(
+      Requester state, Waiter waiter, long now, List<Runnable> afterwards) {
+    if (maxWaitNanos <= 0) {
+      return refuse(state, Reason.QUEUE_FULL, afterwards);
+    }
+    int active = activeTenants(state);
+    int share = Math.max(1, limit.limit() / active);
+    int room = waitingRoom();
+    if (waitingCount >= room) {
+      Requester hog = active > 1 && state.load() < share ? mostOverShare(share) : null;
+      if (hog == null || hog == state) {
+        return refuse(state, Reason.QUEUE_FULL, afterwards);
+      }
+      Requester.Waiting evicted = hog.waiting.pollLast();
+      waitingCount--;
+      evicted.cancelDeadline.run();
+      ApiException error = refusal(Reason.FAIR_SHARE);
+      afterwards.add(() -> evicted.waiter.refuse(error));
+      afterwards.add(() -> observer.refused(hog.name, Reason.FAIR_SHARE));
+      recentRefusals++;
+    } else if (active > 1
+        && state.load() >= share + Math.max(1, (long) room * share / limit.limit())) {
+      return refuse(state, Reason.FAIR_SHARE, afterwards);
+    }
+    Requester.Waiting waiting = new Requester.Waiting(state, waiter, now);
+    state.waiting.addLast(waiting);
+    waitingCount++;
+    waiting.cancelDeadline = timers.schedule(maxWaitNanos, () -> expire(waiting));
+    return null;
+  }
+
+  private ApiException refuse(Requester state, Reason reason, List<Runnable> afterwards) {
+    recentRefusals++;
+    afterwards.add(() -> observer.refused(state.name, reason));
+    return refusal(reason);
+  }
+
+  /** Tenants with requests running or waiting, counting the arriving one. */
+  private int activeTenants(Requester arriving) {
+    int active = arriving.load() == 0 ? 1 : 0;
+    for (Requester tenant : tenants.values()) {
+      if (tenant.load() > 0) {
+        active++;
+      }
+    }
+    return active;
+  }
+
+  /** The tenant furthest over {@code share} that has someone waiting, or null. */
+  private Requester mostOverShare(int share) {
+    Requester hog = null;
+    for (Requester tenant : tenants.values()) {
+      if (!tenant.waiting.isEmpty()
+          && tenant.load() > share
+          && (hog == null || tenant.load() > hog.load())) {
+        hog = tenant;
+      }
+    }
+    return hog;
+  }
+
+  /** What the limiter expects to admit within the longest wait. */
+  private int waitingRoom() {
+    long latency = limit.recentMeanNanos();
+    if (latency <= 0) {
+      return Math.max(MIN_WAITING_ROOM, limit.limit());
+    }
+    long expected = (long) ((double) limit.limit() * maxWaitNanos / latency);
+    return (int) Math.max(MIN_WAITING_ROOM, Math.min(expected, 4L * limit.limit()));
+  }
+
+  private Permit admit(Requester state, long now) {
+    running++;
+    state.running++;
+    recentAdmissions++;
+    return new Permit(state, now);
+  }
+
+  private void release(Permit permit) {
+    List<Runnable> afterwards = new ArrayList<>(1);
+    synchronized (this) {
+      if (permit.released) {
+        return;
+      }
+      permit.released = true;
+      long now = clock.getAsLong();
+      limit.onSample(now, now - permit.admittedAt, running);
+      running--;
+      permit.tenant.running--;
+      while (running < limit.limit() && waitingCount > 0) {
+        Requester.Waiting next = nextFair();
+        waitingCount--;
+        next.cancelDeadline.run();
+        Permit granted = admit(next.requester, now);
+        long waited = now - next.since;
+        afterwards.add(() -> next.waiter.admit(granted));
+        afterwards.add(() -> observer.admitted(next.requester.name, waited));
+      }
+      forgetIfIdle(permit.tenant);
+    }
+    run(afterwards);
+  }
+
+  /** The head waiter of the waiting tenant with the fewest running; ties go to the longest wait. */
+  private Requester.Waiting nextFair() {
+    Requester best = null;
+    for (Requester tenant : tenants.values()) {
+      if (tenant.waiting.isEmpty()) {
+        continue;
+      }
+      if (best == null
+          || tenant.running < best.running
+          || tenant.running == best.running
+              && tenant.waiting.peekFirst().since < best.waiting.peekFirst().since) {
+        best = tenant;
+      }
+    }
+    return best.waiting.pollFirst();
+  }
+
+  private void expire(Requester.Waiting waiting) {
+    synchronized (this) {
+      if (!waiting.requester.waiting.remove(waiting)) {
+        return;
+      }
+      waitingCount--;
+      recentRefusals++;
+      forgetIfIdle(waiting.requester);
+    }
+    observer.refused(waiting.requester.name, Reason.DEADLINE);
+    waiting.waiter.refuse(refusal(Reason.DEADLINE));
+  }
+
+  private void forgetIfIdle(Requester state) {
+    if (state.load() == 0) {
+      tenants.remove(state.name);
+    }
+  }
+
+  private ApiException refusal(Reason reason) {
+    String why =
+        switch (reason) {
+          case QUEUE_FULL -> "its waiting room is full";
+          case FAIR_SHARE -> "this tenant has its fair share of them";
+          case DEADLINE -> "could not start this request within " + waitMillis() + " ms";
+        };
+    return ApiException.shed(
+        "the gateway is at its limit of "
+            + limit.limit()
+            + " concurrent "
+            + name
+            + " and "
+            + why
+            + "; retry shortly",
+        retryAfterSeconds());
+  }
+
+  private long waitMillis() {
+    return maxWaitNanos / 1_000_000;
+  }
+
+  /**
+   * Seconds a refused client should wait: 1 when few are refused, more as refusals outnumber
+   * admissions, with jitter so refused clients do not come back together.
+   */
+  private int retryAfterSeconds() {
+    double pressure = recentRefusals / (double) Math.max(1, recentAdmissions);
+    if (recentAdmissions + recentRefusals > 10_000) {
+      recentAdmissions /= 2;
+      recentRefusals /= 2;
+    }
+    double base = 1 + Math.min(4, pressure);
+    return (int) Math.max(1, Math.round(base * (0.5 + ThreadLocalRandom.current().nextDouble())));
+  }
+
+  private static void run(List<Runnable> actions) {
+    for (Runnable action : actions) {
+      action.run();
+    }
+  }
+}

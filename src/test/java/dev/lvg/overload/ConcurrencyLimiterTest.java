@@ -1,0 +1,231 @@
+package dev.lvg.overload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lvg.http.ApiException;
+import dev.lvg.http.ErrorCode;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ConcurrencyLimiterTest {
+  private static final long MS = 1_000_000L;
+
+  private long now = 1_000_000_000L;
+  private final List<Object[]> timers = new ArrayList<>();
+  private final List<String> decisions = new ArrayList<>();
+
+  /** A request: admitted now, waiting, admitted after waiting, or refused. */
+  private final class Request implements ConcurrencyLimiter.Waiter {
+    final String tenant;
+    ConcurrencyLimiter.Permit permit;
+    ApiException refusal;
+    boolean waited;
+
+    Request(String tenant) {
+      this.tenant = tenant;
+    }
+
+    @Override
+    public void admit(ConcurrencyLimiter.Permit granted) {
+      permit = granted;
+    }
+
+    @Override
+    public void refuse(ApiException error) {
+      refusal = error;
+    }
+
+    boolean running() {
+      return permit != null;
+    }
+
+    boolean refused() {
+      return refusal != null;
+    }
+  }
+
+  private ConcurrencyLimiter limiter(int limit, long maxWaitMs) {
+    return new ConcurrencyLimiter(
+        "writes",
+        new ConcurrencyLimiter.Settings(limit, 1, limit, maxWaitMs * MS, 2.0),
+        () -> now,
+        (delay, task) -> {
+          Object[] timer = {now + delay, task, false};
+          timers.add(timer);
+          return () -> timer[2] = true;
+        },
+        new ConcurrencyLimiter.Observer() {
+          @Override
+          public void admitted(String tenant, long waitedNanos) {
+            decisions.add("admitted " + tenant);
+          }
+
+          @Override
+          public void refused(String tenant, ConcurrencyLimiter.Reason reason) {
+            decisions.add("refused " + tenant + " " + reason);
+          }
+        });
+  }
+
+  private Request ask(ConcurrencyLimiter limiter, String tenant) {
+    Request request = new Request(tenant);
+    try {
+      request.permit = limiter.acquire(tenant, request);
+      request.waited = request.permit == null;
+    } catch (ApiException refused) {
+      request.refusal = refused;
+    }
+    return request;
+  }
+
+  private void advance(long ms) {
+    now += ms * MS;
+    for (Object[] timer : List.copyOf(timers)) {
+      if (!(Boolean) timer[2] && (Long) timer[0] <= now) {
+        timer[2] = true;
+        ((Runnable) timer[1]).run();
+      }
+    }
+  }
+
+  @Test
+  void admitsUpToTheLimitThenQueuesAndHandsFreedSlotsOn() {
+    ConcurrencyLimiter limiter = limiter(2, 10);
+    Request a = ask(limiter, "t");
+    Request b = ask(limiter, "t");
+    Request c = ask(limiter, "t");
+    assertThat(a.running()).isTrue();
+    assertThat(b.running()).isTrue();
+    assertThat(c.waited).isTrue();
+    assertThat(c.running()).isFalse();
+    assertThat(limiter.waiting()).isEqualTo(1);
+    a.permit.release();
+    assertThat(c.running()).isTrue();
+    assertThat(limiter.running()).isEqualTo(2);
+    assertThat(limiter.waiting()).isZero();
+  }
+
+  @Test
+  void aWaiterIsRefusedWhenItsDeadlinePasses() {
+    ConcurrencyLimiter limiter = limiter(1, 10);
+    Request running = ask(limiter, "t");
+    Request waiting = ask(limiter, "t");
+    advance(9);
+    assertThat(waiting.refused()).isFalse();
+    advance(2);
+    assertThat(waiting.refused()).isTrue();
+    assertThat(waiting.refusal.errorCode()).isEqualTo(ErrorCode.SERVICE_UNAVAILABLE);
+    assertThat(waiting.refusal.isShed()).isTrue();
+    assertThat(waiting.refusal.getMessage())
+        .contains("limit of 1 concurrent writes")
+        .contains("within 10 ms");
+    running.permit.release();
+    assertThat(waiting.running()).isFalse();
+    assertThat(limiter.running()).isZero();
+    assertThat(decisions).contains("refused t DEADLINE");
+  }
+
+  @Test
+  void aFullWaitingRoomRefusesAtOnceNamingTheLimit() {
+    ConcurrencyLimiter limiter = limiter(1, 10);
+    ask(limiter, "t");
+    List<Request> waiting = new ArrayList<>();
+    for (int i = 0; i < ConcurrencyLimiter.MIN_WAITING_ROOM; i++) {
+      waiting.add(ask(limiter, "t"));
+    }
+    assertThat(waiting).allMatch(request -> request.waited);
+    Request refused = ask(limiter, "t");
+    assertThat(refused.refused()).isTrue();
+    assertThat(refused.refusal.getMessage()).contains("limit of 1 concurrent writes");
+    assertThat(refused.refusal.retryAfterSeconds()).isBetween(1, 5);
+  }
+
+  @Test
+  void withoutAWaitEveryRequestOverTheLimitIsRefusedAtOnce() {
+    ConcurrencyLimiter limiter = limiter(1, 0);
+    ask(limiter, "t");
+    assertThat(ask(limiter, "t").refused()).isTrue();
+    assertThat(timers).isEmpty();
+  }
+
+  @Test
+  void freedSlotsGoToTheTenantWithFewestRunning() {
+    ConcurrencyLimiter limiter = limiter(2, 10);
+    Request noisy1 = ask(limiter, "noisy");
+    Request noisy2 = ask(limiter, "noisy");
+    Request noisyWaiting = ask(limiter, "noisy");
+    Request quiet = ask(limiter, "quiet");
+    assertThat(noisyWaiting.waited).isTrue();
+    assertThat(quiet.waited).isTrue();
+    noisy1.permit.release();
+    assertThat(quiet.running()).as("the quiet tenant runs nothing, so it goes first").isTrue();
+    assertThat(noisyWaiting.running()).isFalse();
+    noisy2.permit.release();
+    assertThat(noisyWaiting.running()).isTrue();
+  }
+
+  @Test
+  void aQuietTenantTakesTheWaitingPlaceOfATenantOverItsShare() {
+    ConcurrencyLimiter limiter = limiter(2, 10);
+    ask(limiter, "noisy");
+    ask(limiter, "noisy");
+    List<Request> noisyWaiting = new ArrayList<>();
+    for (int i = 0; i < ConcurrencyLimiter.MIN_WAITING_ROOM; i++) {
+      noisyWaiting.add(ask(limiter, "noisy"));
+    }
+    assertThat(noisyWaiting).allMatch(request -> request.waited && !request.refused());
+    Request quiet = ask(limiter, "quiet");
+    assertThat(quiet.waited).isTrue();
+    assertThat(quiet.refused()).isFalse();
+    assertThat(noisyWaiting.get(noisyWaiting.size() - 1).refused())
+        .as("the newest waiter of the tenant over its share gives up its place")
+        .isTrue();
+    assertThat(decisions).contains("refused noisy FAIR_SHARE");
+  }
+
+  @Test
+  void aTenantAtItsShareWhileOthersWaitIsRefused() {
+    ConcurrencyLimiter limiter = limiter(4, 10);
+    for (int i = 0; i < 4; i++) {
+      ask(limiter, "a");
+    }
+    Request b = ask(limiter, "b");
+    assertThat(b.waited).isTrue();
+    int refusedOfA = 0;
+    for (int i = 0; i < 20; i++) {
+      if (ask(limiter, "a").refused()) {
+        refusedOfA++;
+      }
+    }
+    assertThat(refusedOfA).isPositive();
+    assertThat(decisions).contains("refused a FAIR_SHARE");
+  }
+
+  @Test
+  void aPermitIsReleasedOnce() {
+    ConcurrencyLimiter limiter = limiter(1, 10);
+    Request a = ask(limiter, "t");
+    a.permit.release();
+    a.permit.release();
+    assertThat(limiter.running()).isZero();
+    Request b = ask(limiter, "t");
+    assertThat(b.running()).isTrue();
+    assertThat(limiter.running()).isEqualTo(1);
+  }
+
+  @Test
+  void refusalsAre503Code17AndSayHowLongToWait() {
+    ConcurrencyLimiter limiter = limiter(1, 0);
+    ask(limiter, "t");
+    assertThatThrownBy(() -> limiter.acquire("t", new Request("t")))
+        .isInstanceOfSatisfying(
+            ApiException.class,
+            error -> {
+              assertThat(error.errorCode().code).isEqualTo(17);
+              assertThat(error.errorCode().title).isEqualTo("Slow down");
+              assertThat(error.retryAfterSeconds()).isPositive();
+            });
+  }
+}
