@@ -8,7 +8,7 @@
 # Every server runs as a process of its own; CPU per request comes from /proc.
 #   bench/run.sh [seconds per run] [connections ...]       (default: 20 s, 16 and 64)
 # Needs the machine's PostgreSQL on 127.0.0.1:5432 (user postgres), pgbench, and wrk (installed
-# with apt-get when missing). Writes BENCHMARKS.md.
+# with apt-get when missing). Writes its section of BENCHMARKS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${1:-20}
@@ -20,77 +20,11 @@ PORT=2433
 MANAGEMENT=2434
 DB=lvg_bench
 KEY=bench-key
-API=http://127.0.0.1:$PORT
-PG_URL=postgresql://postgres@127.0.0.1:5432/$DB
-POSTMASTER=$(head -1 "$(psql -h 127.0.0.1 -U postgres -Atc 'SHOW data_directory')/postmaster.pid")
-OUT=BENCHMARKS.md
+OUT=target/bench-throughput.md
+. bench/lib.sh
 
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
-mvn -B -q package -DskipTests -Dspotless.check.skip
-mvn -B -q test-compile
-mvn -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench-classpath.txt >/dev/null
-CP="target/test-classes:target/classes:$(cat target/bench-classpath.txt)"
-server=""
-trap '[ -n "$server" ] && kill $server 2>/dev/null; true' EXIT
-
-fresh_database() {
-  psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB" 2>/dev/null
-}
-
-cpu_ticks() { # pid -> utime + stime in clock ticks
-  awk '{print $14 + $15}' "/proc/$1/stat"
-}
-
-postgres_ticks() { # the postmaster, its exited children and its live ones
-  { awk '{print $14 + $15 + $16 + $17}' "/proc/$POSTMASTER/stat"
-    for child in $(pgrep -P "$POSTMASTER"); do awk '{print $14 + $15}' "/proc/$child/stat" 2>/dev/null || true; done
-  } | awk '{s += $1} END {print s}'
-}
-
-rss_mib() { echo $(( $(awk '/VmRSS/ {print $2}' "/proc/$1/status") / 1024 )); }
-
-start_gateway() { # mode [LVG_* settings ...]
-  local mode=$1
-  shift
-  fresh_database
-  local data
-  data=$(mktemp -d "$PWD/target/bench-data-XXXX")
-  env "$@" LVG_PORT=$PORT LVG_MANAGEMENT_PORT=$MANAGEMENT LVG_HOST=127.0.0.1 LVG_DB_URL=$PG_URL \
-    LVG_MANIFEST_MODE="$mode" LVG_DATA_DIR="$data" LVG_BOOTSTRAP_TENANT=bench LVG_BOOTSTRAP_API_KEY=$KEY \
-    java -Xmx${HEAP:-512m} -jar target/lance-version-gateway.jar >target/bench-gateway.log 2>&1 &
-  server=$!
-  for _ in $(seq 1 120); do curl -sf localhost:$MANAGEMENT/health/ready >/dev/null && return; sleep 0.5; done
-  cat target/bench-gateway.log; exit 1
-}
-
-start_reference() {
-  local root
-  root=$(mktemp -d "$PWD/target/bench-reference-XXXX")
-  java --add-opens=java.base/java.nio=ALL-UNNAMED -cp "$CP" dev.lvg.bench.ReferenceServer $PORT "$root" \
-    >target/bench-reference.log 2>&1 &
-  server=$!
-  for _ in $(seq 1 120); do grep -q listening target/bench-reference.log && return; sleep 0.5; done
-  cat target/bench-reference.log; exit 1
-}
-
-stop_server() {
-  kill "$server" 2>/dev/null || true
-  wait "$server" 2>/dev/null || true
-  server=""
-}
-
-load() { # key|- mode workload -> the LoadGenerator's result line
-  java -Dlvg.server.pid="$server" -Dlvg.postgres.pid="$POSTMASTER" -cp "$CP" dev.lvg.bench.LoadGenerator \
-    "$API" "$1" $TABLES "$2" "$DURATION" "$WARM_UP" "$3" 2>target/bench-load.log | grep '^LVG-LOAD'
-}
-
-field() { # line key -> value
-  echo "$1" | tr ' ' '\n' | awk -F= -v k="$2" '$1 == k {print $2}'
-}
-
-latency() { # LoadGenerator line -> latency cell
-  echo "p50=$(field "$1" p50) p90=$(field "$1" p90) p99=$(field "$1" p99) p99.9=$(field "$1" p99.9)"
-}
+build
 
 # 1 + 2: record mode under wrk against pgbench, at each concurrency.
 declare_tables() { # prefix
@@ -168,22 +102,20 @@ echo "finalize open ${half}/s: $(latency "$gw")"
 half_row="| gateway, finalize | open loop at $half/s (half of $saturation/s) | $(field "$gw" goodput/s) | $(latency "$gw") | $(field "$gw" statuses) | $(field "$gw" server_cpu_ms/req) |"
 
 {
-  echo "# Benchmarks"
+  echo "## Throughput"
   echo
-  echo "Produced by \`bench/run.sh $DURATION $CONCURRENCY\` on $(date -u +%Y-%m-%d): $(nproc) cores and"
-  echo "$(free -g | awk '/Mem:/ {print $2}') GiB shared by everything (load generators, servers, PostgreSQL"
-  echo "$(psql -h 127.0.0.1 -U postgres -Atc 'show server_version' | cut -d' ' -f1) with synchronous_commit=$(psql -h 127.0.0.1 -U postgres -Atc 'show synchronous_commit'))."
+  echo "Produced by \`bench/run.sh $DURATION $CONCURRENCY\` on $(date -u +%Y-%m-%d): $(machine)."
   echo "Each run: ${WARM_UP} s of the same load unrecorded, then ${DURATION} s recorded; $TABLES tables, each"
   echo "request a fresh latest + 1 version. CPU per request is the process's CPU time over the recorded"
   echo "run divided by its requests (gateway: the jar's process; PostgreSQL: the postmaster and all backends)."
   echo
-  echo "## Record mode against PostgreSQL's own single-row insert"
+  echo "### Record mode against PostgreSQL's own single-row insert"
   echo
   echo "| connections | gateway commits/s | pgbench single-row tps | ratio | gateway latency (ms) | created / other | requests per statement | gateway CPU ms/commit | PostgreSQL CPU ms/commit | gateway RSS (MiB) |"
   echo "|---|---|---|---|---|---|---|---|---|---|"
   printf "%s" "$record_rows"
   echo
-  echo "## Finalizing real staging manifests on local disk, against the reference server"
+  echo "### Finalizing real staging manifests on local disk, against the reference server"
   echo
   echo "| connections | server | commits/s | ratio | latency (ms) | statuses | server CPU ms/commit | PostgreSQL CPU ms/commit | RSS (MiB) |"
   echo "|---|---|---|---|---|---|---|---|---|"
@@ -193,4 +125,5 @@ half_row="| gateway, finalize | open loop at $half/s (half of $saturation/s) | $
   echo "|---|---|---|---|---|---|"
   echo "$half_row"
 } >"$OUT"
+publish throughput "$OUT"
 cat "$OUT"

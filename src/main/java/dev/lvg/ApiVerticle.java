@@ -9,7 +9,6 @@ import dev.lvg.catalog.CatalogRepository;
 import dev.lvg.catalog.CatalogRoutes;
 import dev.lvg.catalog.CatalogService;
 import dev.lvg.catalog.Locations;
-import dev.lvg.catalog.NamespaceRepository;
 import dev.lvg.config.GatewayConfig;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorResponder;
@@ -21,8 +20,8 @@ import dev.lvg.metrics.HttpMetrics;
 import dev.lvg.overload.Admission;
 import dev.lvg.overload.ConcurrencyLimiter;
 import dev.lvg.overload.TenantRateLimit;
-import dev.lvg.storage.Manifests;
 import dev.lvg.tenancy.TenantDirectory;
+import dev.lvg.version.Committer;
 import dev.lvg.version.VersionRepository;
 import dev.lvg.version.VersionRoutes;
 import dev.lvg.version.VersionService;
@@ -51,8 +50,11 @@ final class ApiVerticle extends VerticleBase {
       Pool pool,
       TenantDirectory tenants,
       BearerTokens bearerTokens,
-      Manifests manifests,
+      CatalogRepository catalog,
+      BranchRepository branches,
       Locations locations,
+      VersionRepository versions,
+      Committer committer,
       ConcurrencyLimiter reads,
       ConcurrencyLimiter writes,
       TenantRateLimit tenantRateLimit,
@@ -94,17 +96,9 @@ final class ApiVerticle extends VerticleBase {
   private Router router() {
     GatewayConfig config = shared.config();
     Pool pool = shared.pool();
-    CatalogRepository catalogRepository = new CatalogRepository(new NamespaceRepository());
-    BranchRepository branches = new BranchRepository(catalogRepository);
-    CatalogService catalog = new CatalogService(catalogRepository, branches, shared.locations());
-    VersionService versions =
-        VersionService.forEventLoop(
-            pool,
-            new VersionRepository(catalogRepository, branches),
-            shared.manifests(),
-            config.commitBatchesInFlight(),
-            config.commitBatchSize(),
-            shared.metrics());
+    BranchRepository branches = shared.branches();
+    CatalogService catalog = new CatalogService(shared.catalog(), branches, shared.locations());
+    VersionService versions = new VersionService(shared.versions(), shared.committer());
     Paging paging = new Paging(config.listDefaultLimit(), config.listMaxLimit());
 
     Router router = Router.router(vertx);

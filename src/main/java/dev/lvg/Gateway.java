@@ -1,7 +1,10 @@
 package dev.lvg;
 
 import dev.lvg.auth.BearerTokens;
+import dev.lvg.catalog.BranchRepository;
+import dev.lvg.catalog.CatalogRepository;
 import dev.lvg.catalog.Locations;
+import dev.lvg.catalog.NamespaceRepository;
 import dev.lvg.config.GatewayConfig;
 import dev.lvg.db.Database;
 import dev.lvg.db.EmbeddedDatabase;
@@ -15,6 +18,8 @@ import dev.lvg.storage.ObjectStore;
 import dev.lvg.storage.S3Store;
 import dev.lvg.storage.StorageRoot;
 import dev.lvg.tenancy.TenantDirectory;
+import dev.lvg.version.Committer;
+import dev.lvg.version.VersionRepository;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.DeploymentOptions;
@@ -175,18 +180,34 @@ public final class Gateway implements AutoCloseable {
   /** One API verticle per event loop, all on one port; port 0 picks a free port they share. */
   private Future<?> deployApi(
       GatewayConfig config, PrometheusMeterRegistry registry, BearerTokens tokens) {
+    CatalogRepository catalog = new CatalogRepository(new NamespaceRepository());
+    BranchRepository branches = new BranchRepository(catalog);
+    VersionRepository versions = new VersionRepository(catalog, branches);
+    GatewayMetrics metrics = new GatewayMetrics(registry);
+    Committer committer =
+        new Committer(
+            vertx,
+            pool,
+            versions,
+            manifests,
+            config.commitBatchesInFlight(),
+            config.commitBatchSize(),
+            metrics);
     ApiVerticle.Shared shared =
         new ApiVerticle.Shared(
             config,
             pool,
             tenants,
             tokens,
-            manifests,
+            catalog,
+            branches,
             new Locations(config.storageRoot(), config.s3()),
+            versions,
+            committer,
             Limits.admission(vertx, "reads", config.admission(), registry),
             Limits.admission(vertx, "writes", config.admission(), registry),
             Limits.tenantQuotas(config.tenantQuotas()),
-            new GatewayMetrics(registry),
+            metrics,
             new HttpMetrics(registry));
     int port = config.port() == 0 ? -1 : config.port();
     return vertx.deployVerticle(

@@ -211,7 +211,7 @@ public record GatewayConfig(
               + ", "
               + max);
     }
-    String tolerance = s.string("LVG_ADMISSION_TOLERANCE", "2.0");
+    String tolerance = s.string("LVG_ADMISSION_TOLERANCE", "3.0");
     double parsed;
     try {
       parsed = Double.parseDouble(tolerance);
@@ -227,7 +227,7 @@ public record GatewayConfig(
         initial,
         min,
         max,
-        s.integer("LVG_ADMISSION_MAX_WAIT_MS", 10, 0, 60_000),
+        s.integer("LVG_ADMISSION_MAX_WAIT_MS", 25, 0, 60_000),
         parsed);
   }
 

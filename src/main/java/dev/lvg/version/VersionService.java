@@ -4,49 +4,23 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.catalog.Branches;
 import dev.lvg.http.Body;
 import dev.lvg.http.Json;
-import dev.lvg.metrics.GatewayMetrics;
-import dev.lvg.storage.Manifests;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
-import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
-/**
- * The version operations that routes and batches share. One instance per event loop: its commit
- * queue batches the {@code version/create} requests of that loop.
- */
+/** The version operations that routes and batches share. */
 public final class VersionService {
   static final int MAX_RANGES = 1000;
 
   private final VersionRepository repository;
-  private final CommitQueue commits;
+  private final Committer committer;
 
-  private VersionService(VersionRepository repository, CommitQueue commits) {
+  public VersionService(VersionRepository repository, Committer committer) {
     this.repository = repository;
-    this.commits = commits;
-  }
-
-  /**
-   * The service of one event loop: up to {@code batchesInFlight} commit batches of up to {@code
-   * batchSize} requests each run at once.
-   */
-  public static VersionService forEventLoop(
-      Pool pool,
-      VersionRepository repository,
-      Manifests manifests,
-      int batchesInFlight,
-      int batchSize,
-      GatewayMetrics metrics) {
-    return new VersionService(
-        repository,
-        new CommitQueue(
-            new VersionCommitter(pool, repository, manifests),
-            batchesInFlight,
-            batchSize,
-            metrics::commitBatch));
+    this.committer = committer;
   }
 
   public VersionRepository repository() {
@@ -55,7 +29,7 @@ public final class VersionService {
 
   /** One {@code CreateTableVersion} on its own: group-committed, finalized when configured. */
   public Future<Commit> create(NewVersion request) {
-    return commits.submit(request);
+    return committer.submit(request);
   }
 
   /**

@@ -3,10 +3,10 @@ package dev.lvg.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lvg.storage.Manifests;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
@@ -25,11 +25,12 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * Load for {@code version/create} as Lance writers produce it, for the benchmarks in {@code
- * bench/}. Runs as its own process on one event loop, against any server speaking the namespace API
- * (the gateway, or the upstream reference server).
+ * bench/}. Runs as its own process, on {@link #LANES} event loops, against any server speaking the
+ * namespace API (the gateway, or the upstream reference server).
  *
  * <pre>
  * LoadGenerator URL KEY|- TABLES MODE SECONDS WARMUP WORKLOAD [PREFIX]
@@ -38,53 +39,55 @@ import java.util.concurrent.TimeUnit;
  * </pre>
  *
  * <ul>
- *   <li>{@code record}: request i commits version i / TABLES + 1 of table i mod TABLES, with the
- *       final path as the manifest path; nothing touches storage.
- *   <li>{@code finalize}: the same order, but each request first writes a real staging manifest
- *       into the table's {@code _versions/} (from the location {@code declare} returned).
- *   <li>{@code fresh}: every request commits version 1 of a table of its own (declared up front),
- *       with a staging manifest, so a shed request leaves no gap that turns later ones into 409s.
+ *   <li>{@code record}: versions in order with the final path as the manifest path; nothing touches
+ *       storage.
+ *   <li>{@code finalize}: versions in order, each with a real staging manifest written into the
+ *       table's {@code _versions/} (from the location {@code declare} returned) just before.
+ *   <li>{@code fresh} (open loop only): every request commits version 1 of a table of its own, with
+ *       a staging manifest written before the measured run, so a refused request leaves no gap that
+ *       turns later ones into 409s and the run measures the server, not file writes. Its warm-up
+ *       runs the finalize workload on TABLES tables of its own.
  * </ul>
  *
- * Closed loop: CONNECTIONS requests in flight, the next sent when one answers. Open loop: requests
- * start on a fixed schedule whatever the answers, and latency counts from each request's scheduled
- * start (no coordinated omission). The warm-up runs the same load unrecorded. Prints one line:
- * {@code LVG-LOAD key=value ...}, with goodput as 200s per second of wall time from the first
- * request to the last answer.
+ * Closed loop: writer c owns tables c, c + C, ... and commits their versions in turn, one at a
+ * time; like a Lance writer it tries a version again after a 503 (5 ms later). Open loop: request n
+ * starts at its scheduled time whatever the answers (version n / TABLES + 1 of table n mod TABLES,
+ * or fresh), and latency counts from that time (no coordinated omission). The warm-up runs the same
+ * load unrecorded. Prints one line, {@code LVG-LOAD key=value ...}; goodput is 200s per second of
+ * wall time from the first request to the last answer.
  */
 public final class LoadGenerator {
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final byte[] MANIFEST = new byte[400];
+  private static final int LANES = 2;
 
-  private final Vertx vertx;
-  private final HttpClientAgent client;
-  private final URI base;
   private final String key;
-  private final String workload;
-  private final List<String> tables = new ArrayList<>();
-  private final List<Path> versionDirs = new ArrayList<>();
-  private long issued;
-  private boolean recording;
-  private final Map<Integer, Long> statuses = new TreeMap<>();
-  private long[] latencies = new long[1 << 16];
-  private int recorded;
-  private long firstStart;
-  private long lastAnswer;
-  private ProcessCpu.Sample cpuAtStart;
+  private final Lane[] lanes;
+  private volatile boolean recording;
 
-  private LoadGenerator(Vertx vertx, URI base, String key, String workload, int connections) {
-    this.vertx = vertx;
-    this.base = base;
+  /** Tables of one kind of workload, their staging manifests and next versions. */
+  private static final class Workload {
+    final String kind;
+    final List<String> tables = new ArrayList<>();
+    final List<Path> versionDirs = new ArrayList<>();
+    final List<String> staged = new ArrayList<>();
+    long[] nextVersion = new long[0];
+
+    Workload(String kind) {
+      this.kind = kind;
+    }
+
+    boolean fresh() {
+      return kind.equals("fresh");
+    }
+  }
+
+  private LoadGenerator(Vertx vertx, URI base, String key, int connections) {
     this.key = key;
-    this.workload = workload;
-    this.client =
-        vertx.createHttpClient(
-            new HttpClientOptions()
-                .setDefaultHost(base.getHost())
-                .setDefaultPort(base.getPort())
-                .setKeepAlive(true)
-                .setIdleTimeout(0),
-            new PoolOptions().setHttp1MaxSize(connections).setMaxWaitQueueSize(-1));
+    this.lanes = new Lane[LANES];
+    for (int i = 0; i < LANES; i++) {
+      lanes[i] = new Lane(vertx, base, Math.max(1, connections / LANES + 1));
+    }
   }
 
   public static void main(String[] args) throws Exception {
@@ -98,108 +101,238 @@ public final class LoadGenerator {
     String prefix = args.length > 7 ? args[7] : "t" + Long.toHexString(System.nanoTime());
     boolean open = mode.startsWith("open:");
     double amount = Double.parseDouble(mode.substring(mode.indexOf(':') + 1));
-    int connections = open ? 1024 : (int) amount;
+    int connections = open ? Integer.getInteger("lvg.open.connections", 2048) : (int) amount;
+    boolean fresh = workload.equals("fresh");
+    if (fresh && !open) {
+      throw new IllegalArgumentException("the fresh workload runs open loop only");
+    }
     Vertx vertx = Vertx.vertx();
     try {
-      LoadGenerator load = new LoadGenerator(vertx, url, key, workload, connections);
-      int needed =
-          workload.equals("fresh")
-              ? (int) Math.ceil(amount * (seconds + warmUp) * 1.2)
-              : tableCount;
-      Promise<String> result = Promise.promise();
-      // Everything runs on one event loop, so the bookkeeping needs no locks.
-      vertx
-          .getOrCreateContext()
-          .runOnContext(
-              start ->
-                  load.declare(prefix, needed)
-                      .compose(
-                          declared ->
-                              warmUp == 0
-                                  ? Future.succeededFuture()
-                                  : load.run(open, amount, connections, warmUp))
-                      .compose(
-                          warm -> {
-                            load.recording = true;
-                            load.cpuAtStart = ProcessCpu.sample();
-                            return load.run(open, amount, connections, seconds);
-                          })
-                      .map(done -> load.report(mode, seconds))
-                      .onComplete(result));
-      System.out.println(await(result.future()));
+      LoadGenerator load = new LoadGenerator(vertx, url, key, connections);
+      Workload measured = new Workload(workload);
+      await(
+          load.declare(
+              measured,
+              prefix,
+              fresh ? (int) Math.ceil(amount * seconds * 1.05) + 100 : tableCount));
+      if (warmUp > 0) {
+        // The same connections warm up first. A fresh workload warms up on tables of its own:
+        // 16 writers committing in order (for the server's JIT), then two seconds at the
+        // measured rate (for the connections that rate needs).
+        if (fresh) {
+          Workload ordered = new Workload("finalize");
+          await(load.declare(ordered, prefix + "w", tableCount));
+          await(load.closed(ordered, 16, warmUp));
+          Workload atRate = new Workload("fresh");
+          await(load.declare(atRate, prefix + "r", (int) Math.ceil(amount * 2 * 1.05) + 100));
+          await(load.open(atRate, amount, 2));
+        } else {
+          await(load.run(measured, open, amount, connections, warmUp));
+        }
+      }
+      startTogether();
+      load.recording = true;
+      ProcessCpu.Sample cpu = ProcessCpu.sample();
+      long started = System.nanoTime();
+      await(load.run(measured, open, amount, connections, seconds));
+      System.out.println(
+          load.report(measured, mode, seconds, started, ProcessCpu.sample().minus(cpu)));
     } finally {
       vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
   }
 
-  private Future<Void> run(boolean open, double amount, int connections, int seconds) {
-    return open ? open(amount, seconds) : closed(connections, seconds);
+  /**
+   * Two generators start their measured runs together: one waits for the file named by {@code
+   * -Dlvg.start.await}, the other creates the file named by {@code -Dlvg.start.signal}.
+   */
+  private static void startTogether() throws Exception {
+    String awaited = System.getProperty("lvg.start.await");
+    if (awaited != null) {
+      while (!Files.exists(Path.of(awaited))) {
+        Thread.sleep(10);
+      }
+    }
+    String signal = System.getProperty("lvg.start.signal");
+    if (signal != null) {
+      Files.writeString(Path.of(signal), "started");
+    }
   }
 
   private static <T> T await(Future<T> future) throws Exception {
     return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.MINUTES);
   }
 
-  private Future<JsonNode> post(String path, String body) {
-    RequestOptions options =
-        new RequestOptions()
-            .setMethod(HttpMethod.POST)
-            .setURI(path)
-            .putHeader("Content-Type", "application/json");
-    if (key != null) {
-      options.putHeader("x-api-key", key);
-    }
-    return client
-        .request(options)
-        .compose(request -> request.send(body))
-        .compose(response -> response.body().map(bytes -> toJson(response.statusCode(), bytes)));
-  }
+  /** One event loop of the generator: its connections and its own bookkeeping. */
+  private final class Lane {
+    final Context context;
+    final HttpClientAgent client;
+    final Map<Integer, Long> statuses = new TreeMap<>();
+    final Latencies all = new Latencies();
+    final Latencies admitted = new Latencies();
+    final Latencies shed = new Latencies();
+    long lastAnswer;
 
-  private static JsonNode toJson(int status, Buffer bytes) {
-    try {
-      JsonNode node =
-          bytes.length() == 0 ? MAPPER.createObjectNode() : MAPPER.readTree(bytes.getBytes());
-      return MAPPER.createObjectNode().put("status", status).set("body", node);
-    } catch (IOException e) {
-      return MAPPER.createObjectNode().put("status", status);
+    Lane(Vertx vertx, URI base, int connections) {
+      this.context = vertx.getOrCreateContext();
+      this.client =
+          vertx.createHttpClient(
+              new HttpClientOptions()
+                  .setDefaultHost(base.getHost())
+                  .setDefaultPort(base.getPort())
+                  .setKeepAlive(true)
+                  .setIdleTimeout(0),
+              new PoolOptions().setHttp1MaxSize(connections).setMaxWaitQueueSize(-1));
+    }
+
+    Future<Integer> post(String path, String body) {
+      RequestOptions options =
+          new RequestOptions()
+              .setMethod(HttpMethod.POST)
+              .setURI(path)
+              .putHeader("Content-Type", "application/json");
+      if (key != null) {
+        options.putHeader("x-api-key", key);
+      }
+      return client
+          .request(options)
+          .compose(request -> request.send(body))
+          .compose(response -> response.body().map(drained -> response.statusCode()));
+    }
+
+    Future<JsonNode> postForJson(String path, String body) {
+      RequestOptions options =
+          new RequestOptions()
+              .setMethod(HttpMethod.POST)
+              .setURI(path)
+              .putHeader("Content-Type", "application/json");
+      if (key != null) {
+        options.putHeader("x-api-key", key);
+      }
+      return client
+          .request(options)
+          .compose(request -> request.send(body))
+          .compose(response -> response.body())
+          .map(
+              bytes -> {
+                try {
+                  return MAPPER.readTree(bytes.getBytes());
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
+    }
+
+    /** Commits {@code version} of {@code table}; records the answer; runs on this lane. */
+    Future<Integer> commit(Workload workload, int table, long version, long scheduledNanos) {
+      String[] path = new String[1];
+      String body = body(workload, table, version, path);
+      return post(path[0], body)
+          .otherwise(-1)
+          .map(
+              status -> {
+                record(status, scheduledNanos);
+                return status;
+              });
+    }
+
+    void record(int status, long scheduledNanos) {
+      long now = System.nanoTime();
+      if (!recording) {
+        return;
+      }
+      lastAnswer = Math.max(lastAnswer, now);
+      statuses.merge(status, 1L, Long::sum);
+      long latency = now - scheduledNanos;
+      all.add(latency);
+      if (status == 200) {
+        admitted.add(latency);
+      } else if (status == 503) {
+        shed.add(latency);
+      }
+    }
+
+    <T> Future<T> on(Function<Lane, Future<T>> work) {
+      Promise<T> done = Promise.promise();
+      context.runOnContext(start -> work.apply(this).onComplete(done));
+      return done.future();
     }
   }
 
   /**
-   * Declares the namespace and {@code count} tables, 500 per batch, remembering their locations.
+   * Declares the namespace and {@code count} tables, 500 at a time (one batch-commit each on the
+   * gateway, single declares elsewhere), remembering their locations.
    */
-  private Future<Void> declare(String prefix, int count) {
-    Future<Void> chain = post("/v1/namespace/" + prefix + "/create", "{}").mapEmpty();
-    for (int start = 0; start < count; start += 500) {
-      int from = start;
-      int to = Math.min(count, start + 500);
-      chain =
-          chain.compose(
-              done -> {
-                List<Future<JsonNode>> declared = new ArrayList<>();
-                for (int t = from; t < to; t++) {
-                  String id = prefix + "%24t" + t;
-                  tables.add(id);
-                  declared.add(post("/v1/table/" + id + "/declare", "{}"));
-                }
-                return Future.all(declared)
-                    .map(
-                        all -> {
-                          for (int i = 0; i < declared.size(); i++) {
-                            versionDirs.add(versionsDir(declared.get(i).result()));
-                          }
-                          return null;
-                        });
+  private Future<Void> declare(Workload workload, String prefix, int count) {
+    Lane lane = lanes[0];
+    return lane.on(
+        l -> {
+          Future<Void> chain = l.post("/v1/namespace/" + prefix + "/create", "{}").mapEmpty();
+          for (int start = 0; start < count; start += 500) {
+            int from = start;
+            int to = Math.min(count, start + 500);
+            chain =
+                chain.compose(
+                    done ->
+                        key == null
+                            ? declareOneByOne(workload, l, prefix, from, to)
+                            : declareInBatch(workload, l, prefix, from, to));
+          }
+          return chain.map(
+              declared -> {
+                stageAhead(workload);
+                return null;
               });
-    }
-    return chain;
+        });
   }
 
-  private Path versionsDir(JsonNode declared) {
-    if (workload.equals("record")) {
+  private Future<Void> declareOneByOne(
+      Workload workload, Lane lane, String prefix, int from, int to) {
+    List<Future<JsonNode>> declared = new ArrayList<>();
+    for (int t = from; t < to; t++) {
+      workload.tables.add(prefix + "%24t" + t);
+      declared.add(lane.postForJson("/v1/table/" + prefix + "%24t" + t + "/declare", "{}"));
+    }
+    return Future.all(declared)
+        .map(
+            all -> {
+              declared.forEach(
+                  answer -> workload.versionDirs.add(versionsDir(workload, answer.result())));
+              return null;
+            });
+  }
+
+  private Future<Void> declareInBatch(
+      Workload workload, Lane lane, String prefix, int from, int to) {
+    StringBuilder operations = new StringBuilder("{\"operations\":[");
+    for (int t = from; t < to; t++) {
+      workload.tables.add(prefix + "%24t" + t);
+      operations
+          .append(t == from ? "" : ",")
+          .append("{\"declare_table\":{\"id\":[\"")
+          .append(prefix)
+          .append("\",\"t")
+          .append(t)
+          .append("\"]}}");
+    }
+    return lane.postForJson("/v1/table/batch-commit", operations.append("]}").toString())
+        .map(
+            answer -> {
+              for (JsonNode result : answer.path("results")) {
+                workload.versionDirs.add(versionsDir(workload, result.path("declare_table")));
+              }
+              if (workload.versionDirs.size() != workload.tables.size()) {
+                throw new IllegalStateException("declaring tables failed: " + answer);
+              }
+              return null;
+            });
+  }
+
+  private static Path versionsDir(Workload workload, JsonNode declared) {
+    if (workload.kind.equals("record")) {
       return null;
     }
-    String location = declared.path("body").path("location").asText();
+    String location = declared.path("location").asText();
     Path table = location.startsWith("file:") ? Path.of(URI.create(location)) : Path.of(location);
     Path dir = table.resolve("_versions");
     try {
@@ -210,23 +343,45 @@ public final class LoadGenerator {
     return dir;
   }
 
-  /** The body of request {@code n}, with its staging manifest written first when there is one. */
-  private String nextRequest(long n, String[] path) {
-    int table = workload.equals("fresh") ? (int) n : (int) (n % tables.size());
-    long version = workload.equals("fresh") ? 1 : n / tables.size() + 1;
-    path[0] = "/v1/table/" + tables.get(table) + "/version/create";
-    String finalName = Manifests.finalName(version, "V2");
-    String manifest;
-    if (workload.equals("record")) {
-      manifest = "bench/" + tables.get(table) + "/_versions/" + finalName;
-    } else {
-      Path staging = versionDirs.get(table).resolve(finalName + "-" + UUID.randomUUID());
-      try {
-        Files.write(staging, MANIFEST);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
+  /** Versions start at 1; a fresh workload writes all its staging manifests now. */
+  private static void stageAhead(Workload workload) {
+    workload.nextVersion = new long[workload.tables.size()];
+    Arrays.fill(workload.nextVersion, 1);
+    if (workload.fresh()) {
+      for (int table = 0; table < workload.tables.size(); table++) {
+        workload.staged.add(stage(workload, table, 1));
       }
-      manifest = staging.toString().substring(1);
+    }
+  }
+
+  private static String stage(Workload workload, int table, long version) {
+    Path staging =
+        workload
+            .versionDirs
+            .get(table)
+            .resolve(Manifests.finalName(version, "V2") + "-" + UUID.randomUUID());
+    try {
+      Files.write(staging, MANIFEST);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return staging.toString().substring(1);
+  }
+
+  /** The body committing {@code version} of {@code table}, its staging manifest written first. */
+  private static String body(Workload workload, int table, long version, String[] path) {
+    path[0] = "/v1/table/" + workload.tables.get(table) + "/version/create";
+    String manifest;
+    if (workload.kind.equals("record")) {
+      manifest =
+          "bench/"
+              + workload.tables.get(table)
+              + "/_versions/"
+              + Manifests.finalName(version, "V2");
+    } else if (workload.fresh()) {
+      manifest = workload.staged.get(table);
+    } else {
+      manifest = stage(workload, table, version);
     }
     return "{\"version\":"
         + version
@@ -239,94 +394,157 @@ public final class LoadGenerator {
         + "\",\"naming_scheme\":\"V2\"}";
   }
 
-  private Future<Void> send(long scheduledNanos) {
-    String[] path = new String[1];
-    String body = nextRequest(issued++, path);
-    return post(path[0], body)
-        .map(answer -> answer.get("status").intValue())
-        .otherwise(-1)
-        .map(
-            status -> {
-              record(status, scheduledNanos);
-              return null;
-            });
+  private Future<Void> run(
+      Workload workload, boolean open, double amount, int connections, int seconds) {
+    return open ? open(workload, amount, seconds) : closed(workload, connections, seconds);
   }
 
-  private void record(int status, long scheduledNanos) {
-    long now = System.nanoTime();
-    if (!recording) {
-      return;
-    }
-    lastAnswer = Math.max(lastAnswer, now);
-    statuses.merge(status, 1L, Long::sum);
-    if (recorded == latencies.length) {
-      latencies = Arrays.copyOf(latencies, recorded * 2);
-    }
-    latencies[recorded++] = now - scheduledNanos;
-  }
-
-  private Future<Void> closed(int connections, int seconds) {
+  private Future<Void> closed(Workload workload, int connections, int seconds) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-    firstStart = System.nanoTime();
-    List<Future<Void>> users = new ArrayList<>();
-    for (int c = 0; c < connections; c++) {
-      Promise<Void> done = Promise.promise();
-      users.add(done.future());
-      loop(deadline, done);
+    List<Future<Void>> writers = new ArrayList<>();
+    for (int c = 0; c < Math.min(connections, workload.tables.size()); c++) {
+      int first = c;
+      writers.add(
+          lanes[c % LANES].on(
+              lane -> {
+                Promise<Void> done = Promise.promise();
+                write(workload, lane, first, connections, deadline, done);
+                return done.future();
+              }));
     }
-    return Future.all(users).mapEmpty();
+    return Future.all(writers).mapEmpty();
   }
 
-  private void loop(long deadline, Promise<Void> done) {
+  private void write(
+      Workload workload, Lane lane, int table, int connections, long deadline, Promise<Void> done) {
     if (System.nanoTime() >= deadline) {
       done.complete();
       return;
     }
-    send(System.nanoTime()).onComplete(next -> loop(deadline, done));
+    lane.commit(workload, table, workload.nextVersion[table], System.nanoTime())
+        .onComplete(
+            answer -> {
+              if (answer.result() == 503) {
+                lane.context
+                    .owner()
+                    .setTimer(
+                        5, retry -> write(workload, lane, table, connections, deadline, done));
+                return;
+              }
+              workload.nextVersion[table]++;
+              int next =
+                  table + connections < workload.tables.size()
+                      ? table + connections
+                      : table % connections;
+              write(workload, lane, next, connections, deadline, done);
+            });
   }
 
-  /** Requests start every 1/rate seconds, checked every millisecond, whatever the answers. */
-  private Future<Void> open(double rate, int seconds) {
+  /** Lane k starts requests k, k + LANES, ... at their scheduled times, checked every ms. */
+  private Future<Void> open(Workload workload, double rate, int seconds) {
     long total = (long) (rate * seconds);
     double intervalNanos = 1e9 / rate;
-    Promise<Void> finished = Promise.promise();
-    long[] started = {0};
-    long[] answered = {0};
-    firstStart = System.nanoTime();
-    vertx.setPeriodic(
-        1,
-        timer -> {
-          long now = System.nanoTime();
-          while (started[0] < total && firstStart + (long) (started[0] * intervalNanos) <= now) {
-            long scheduled = firstStart + (long) (started[0] * intervalNanos);
-            started[0]++;
-            send(scheduled)
-                .onComplete(
-                    done -> {
-                      if (++answered[0] == total) {
-                        finished.complete();
-                      }
-                    });
-          }
-          if (started[0] == total) {
-            vertx.cancelTimer(timer);
-          }
-        });
-    return finished.future();
+    long first = System.nanoTime();
+    boolean fresh = workload.fresh();
+    int tableCount = workload.tables.size();
+    List<Future<Void>> lanesDone = new ArrayList<>();
+    for (int k = 0; k < LANES; k++) {
+      int laneIndex = k;
+      lanesDone.add(
+          lanes[k].on(
+              lane -> {
+                Promise<Void> finished = Promise.promise();
+                long[] next = {laneIndex};
+                long mine = (total - laneIndex + LANES - 1) / LANES;
+                long[] answered = {0};
+                if (mine <= 0) {
+                  finished.complete();
+                  return finished.future();
+                }
+                lane.context
+                    .owner()
+                    .setPeriodic(
+                        1,
+                        timer -> {
+                          long now = System.nanoTime();
+                          while (next[0] < total
+                              && first + (long) (next[0] * intervalNanos) <= now) {
+                            long n = next[0];
+                            next[0] += LANES;
+                            int table = fresh ? (int) n : (int) (n % tableCount);
+                            long version = fresh ? 1 : n / tableCount + 1;
+                            lane.commit(
+                                    workload, table, version, first + (long) (n * intervalNanos))
+                                .onComplete(
+                                    done -> {
+                                      if (++answered[0] == mine) {
+                                        finished.complete();
+                                      }
+                                    });
+                          }
+                          if (next[0] >= total) {
+                            lane.context.owner().cancelTimer(timer);
+                          }
+                        });
+                return finished.future();
+              }));
+    }
+    return Future.all(lanesDone).mapEmpty();
   }
 
-  private String report(String mode, int seconds) {
-    long[] sorted = Arrays.copyOf(latencies, recorded);
-    Arrays.sort(sorted);
-    double wall = (lastAnswer - firstStart) / 1e9;
+  /** Latencies of one kind of answer, in nanoseconds. */
+  private static final class Latencies {
+    private long[] values = new long[1 << 16];
+    private int count;
+
+    void add(long nanos) {
+      if (count == values.length) {
+        values = Arrays.copyOf(values, count * 2);
+      }
+      values[count++] = nanos;
+    }
+
+    void addAll(Latencies other) {
+      for (int i = 0; i < other.count; i++) {
+        add(other.values[i]);
+      }
+    }
+
+    String ms(double p) {
+      if (count == 0) {
+        return "-";
+      }
+      long[] sorted = Arrays.copyOf(values, count);
+      Arrays.sort(sorted);
+      int index = (int) Math.min(count - 1, Math.ceil(p / 100 * count) - 1);
+      return String.format("%.2f", sorted[Math.max(0, index)] / 1e6);
+    }
+  }
+
+  private String report(
+      Workload workload, String mode, int seconds, long started, ProcessCpu.Sample cpu) {
+    Map<Integer, Long> statuses = new TreeMap<>();
+    Latencies all = new Latencies();
+    Latencies admitted = new Latencies();
+    Latencies shed = new Latencies();
+    long lastAnswer = started;
+    for (Lane lane : lanes) {
+      lane.statuses.forEach((status, count) -> statuses.merge(status, count, Long::sum));
+      all.addAll(lane.all);
+      admitted.addAll(lane.admitted);
+      shed.addAll(lane.shed);
+      lastAnswer = Math.max(lastAnswer, lane.lastAnswer);
+    }
+    double wall = (lastAnswer - started) / 1e9;
     long ok = statuses.getOrDefault(200, 0L);
     Map<String, String> fields = new LinkedHashMap<>();
     fields.put("mode", mode);
-    fields.put("workload", workload);
+    fields.put("workload", workload.kind);
     fields.put("seconds", Integer.toString(seconds));
-    fields.put("requests", Integer.toString(recorded));
-    fields.put("offered/s", String.format("%.0f", recorded / (double) seconds));
+    fields.put("requests", Integer.toString(all.count));
+    fields.put("offered/s", String.format("%.0f", all.count / (double) seconds));
     fields.put("goodput/s", String.format("%.0f", ok / wall));
+    fields.put("shed/s", String.format("%.0f", statuses.getOrDefault(503, 0L) / wall));
     fields.put("wall_s", String.format("%.2f", wall));
     StringBuilder counts = new StringBuilder();
     statuses.forEach(
@@ -337,13 +555,15 @@ public final class LoadGenerator {
                 .append(':')
                 .append(count));
     fields.put("statuses", counts.toString());
-    fields.put("p50", ms(sorted, 50));
-    fields.put("p90", ms(sorted, 90));
-    fields.put("p99", ms(sorted, 99));
-    fields.put("p99.9", ms(sorted, 99.9));
-    fields.put("max", ms(sorted, 100));
-    ProcessCpu.Sample cpu = ProcessCpu.sample().minus(cpuAtStart);
-    long answered = recorded == 0 ? 1 : recorded;
+    fields.put("p50", all.ms(50));
+    fields.put("p90", all.ms(90));
+    fields.put("p99", all.ms(99));
+    fields.put("p99.9", all.ms(99.9));
+    fields.put("max", all.ms(100));
+    fields.put("ok_p50", admitted.ms(50));
+    fields.put("ok_p99", admitted.ms(99));
+    fields.put("shed_p99", shed.ms(99));
+    long answered = Math.max(1, all.count);
     fields.put("server_cpu_ms/req", String.format("%.3f", cpu.serverMillis() / answered));
     fields.put("postgres_cpu_ms/req", String.format("%.3f", cpu.postgresMillis() / answered));
     fields.put("server_cores", String.format("%.2f", cpu.serverMillis() / 1000 / wall));
@@ -352,13 +572,5 @@ public final class LoadGenerator {
     StringBuilder line = new StringBuilder("LVG-LOAD");
     fields.forEach((name, value) -> line.append(' ').append(name).append('=').append(value));
     return line.toString();
-  }
-
-  private static String ms(long[] sorted, double p) {
-    if (sorted.length == 0) {
-      return "0";
-    }
-    int index = (int) Math.min(sorted.length - 1, Math.ceil(p / 100 * sorted.length) - 1);
-    return String.format("%.2f", sorted[Math.max(0, index)] / 1e6);
   }
 }

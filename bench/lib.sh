@@ -1,0 +1,104 @@
+# Shared by the benchmark scripts: build, servers as processes of their own, the load generator.
+# Expects PORT, MANAGEMENT, DB, KEY, TABLES, DURATION and WARM_UP to be set by the script.
+API=http://127.0.0.1:$PORT
+PG_URL=postgresql://postgres@127.0.0.1:5432/$DB
+POSTMASTER=$(head -1 "$(psql -h 127.0.0.1 -U postgres -Atc 'SHOW data_directory')/postmaster.pid")
+server=""
+trap '[ -n "$server" ] && kill $server 2>/dev/null; true' EXIT
+
+build() {
+  mvn -B -q package -DskipTests -Dspotless.check.skip
+  mvn -B -q test-compile
+  mvn -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench-classpath.txt >/dev/null
+  CP="target/test-classes:target/classes:$(cat target/bench-classpath.txt)"
+}
+
+fresh_database() {
+  psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB" 2>/dev/null
+}
+
+cpu_ticks() { # pid -> utime + stime in clock ticks
+  awk '{print $14 + $15}' "/proc/$1/stat"
+}
+
+postgres_ticks() { # the postmaster, its exited children and its live ones
+  { awk '{print $14 + $15 + $16 + $17}' "/proc/$POSTMASTER/stat"
+    for child in $(pgrep -P "$POSTMASTER"); do awk '{print $14 + $15}' "/proc/$child/stat" 2>/dev/null || true; done
+  } | awk '{s += $1} END {print s}'
+}
+
+rss_mib() { echo $(( $(awk '/VmRSS/ {print $2}' "/proc/$1/status") / 1024 )); }
+
+start_gateway() { # mode [LVG_* settings ...]
+  local mode=$1
+  shift
+  fresh_database
+  local data
+  data=$(mktemp -d "$PWD/target/bench-data-XXXX")
+  env "$@" LVG_PORT=$PORT LVG_MANAGEMENT_PORT=$MANAGEMENT LVG_HOST=127.0.0.1 LVG_DB_URL=$PG_URL \
+    LVG_MANIFEST_MODE="$mode" LVG_DATA_DIR="$data" LVG_BOOTSTRAP_TENANT=bench LVG_BOOTSTRAP_API_KEY=$KEY \
+    java -Xmx${HEAP:-512m} -jar target/lance-version-gateway.jar >target/bench-gateway.log 2>&1 &
+  server=$!
+  for _ in $(seq 1 120); do curl -sf localhost:$MANAGEMENT/health/ready >/dev/null && return; sleep 0.5; done
+  cat target/bench-gateway.log; exit 1
+}
+
+start_reference() {
+  local root
+  root=$(mktemp -d "$PWD/target/bench-reference-XXXX")
+  java --add-opens=java.base/java.nio=ALL-UNNAMED -cp "$CP" dev.lvg.bench.ReferenceServer $PORT "$root" \
+    >target/bench-reference.log 2>&1 &
+  server=$!
+  for _ in $(seq 1 120); do grep -q listening target/bench-reference.log && return; sleep 0.5; done
+  cat target/bench-reference.log; exit 1
+}
+
+start_instant() {
+  java -cp "$CP" dev.lvg.bench.InstantServer $PORT >target/bench-instant.log 2>&1 &
+  server=$!
+  for _ in $(seq 1 120); do grep -q listening target/bench-instant.log && return; sleep 0.5; done
+  cat target/bench-instant.log; exit 1
+}
+
+stop_server() {
+  kill "$server" 2>/dev/null || true
+  wait "$server" 2>/dev/null || true
+  server=""
+}
+
+load() { # key|- mode workload [seconds] -> the LoadGenerator's result line (JAVA_PROPERTIES too)
+  java ${JAVA_PROPERTIES:-} -Dlvg.server.pid="$server" -Dlvg.postgres.pid="$POSTMASTER" -cp "$CP" dev.lvg.bench.LoadGenerator \
+    "$API" "$1" $TABLES "$2" "${4:-$DURATION}" "$WARM_UP" "$3" 2>>target/bench-load.log | grep '^LVG-LOAD'
+}
+
+field() { # line key -> value
+  echo "$1" | tr ' ' '\n' | awk -F= -v k="$2" '$1 == k {print $2}'
+}
+
+latency() { # LoadGenerator line -> latency cell
+  echo "p50=$(field "$1" p50) p90=$(field "$1" p90) p99=$(field "$1" p99) p99.9=$(field "$1" p99.9)"
+}
+
+machine() { # one sentence: the machine and the database settings
+  echo "$(nproc) cores and $(free -g | awk '/Mem:/ {print $2}') GiB shared by everything (load generators, servers," \
+    "PostgreSQL $(psql -h 127.0.0.1 -U postgres -Atc 'show server_version' | cut -d' ' -f1) with" \
+    "synchronous_commit=$(psql -h 127.0.0.1 -U postgres -Atc 'show synchronous_commit'))"
+}
+
+publish() { # section file: puts the file between the section's markers in BENCHMARKS.md
+  python3 - "$1" "$2" <<'PY'
+import pathlib, sys
+section, source = sys.argv[1], sys.argv[2]
+target = pathlib.Path("BENCHMARKS.md")
+text = target.read_text() if target.exists() else "# Benchmarks\n"
+start, end = f"<!-- {section}:start -->", f"<!-- {section}:end -->"
+body = pathlib.Path(source).read_text().rstrip() + "\n"
+if start in text and end in text:
+    before, rest = text.split(start, 1)
+    after = rest.split(end, 1)[1]
+    text = before + start + "\n" + body + end + after
+else:
+    text = text.rstrip() + "\n\n" + start + "\n" + body + end + "\n"
+target.write_text(text)
+PY
+}

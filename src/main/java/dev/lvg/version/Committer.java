@@ -1,0 +1,58 @@
+package dev.lvg.version;
+
+import dev.lvg.metrics.GatewayMetrics;
+import dev.lvg.storage.Manifests;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.sqlclient.Pool;
+
+/**
+ * The gateway's one commit pipeline: {@code version/create} requests from every event loop join one
+ * {@link CommitQueue}, so concurrent creates share statements whichever loop took them. The queue
+ * and its batches run on an event loop context of their own: when the HTTP loops are busy (refusing
+ * an overload, say) batches still complete on time, and the answers go back to each request's own
+ * loop.
+ */
+public final class Committer {
+  private final Context context;
+  private final CommitQueue queue;
+
+  /** Built outside any verticle: the pipeline gets an event loop context of its own. */
+  public Committer(
+      Vertx vertx,
+      Pool pool,
+      VersionRepository repository,
+      Manifests manifests,
+      int batchesInFlight,
+      int batchSize,
+      GatewayMetrics metrics) {
+    this.context = vertx.getOrCreateContext();
+    this.queue =
+        new CommitQueue(
+            new VersionCommitter(pool, repository, manifests),
+            batchesInFlight,
+            batchSize,
+            metrics::commitBatch);
+  }
+
+  /** Commits a version; the answer completes on the caller's context. */
+  public Future<Commit> submit(NewVersion request) {
+    Context caller = Vertx.currentContext();
+    Promise<Commit> answer = Promise.promise();
+    context.runOnContext(
+        start ->
+            queue
+                .submit(request)
+                .onComplete(
+                    result -> {
+                      if (caller == null) {
+                        answer.handle(result);
+                      } else {
+                        caller.runOnContext(back -> answer.handle(result));
+                      }
+                    }));
+    return answer.future();
+  }
+}
