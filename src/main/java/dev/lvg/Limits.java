@@ -32,7 +32,8 @@ final class Limits {
                 settings.minLimit(),
                 settings.maxLimit(),
                 TimeUnit.MILLISECONDS.toNanos(settings.maxWaitMillis()),
-                settings.tolerance()),
+                settings.tolerance(),
+                TimeUnit.MILLISECONDS.toNanos(settings.acceptedLatencyMillis())),
             System::nanoTime,
             (delayNanos, task) -> {
               long timer =

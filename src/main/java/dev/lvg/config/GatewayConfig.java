@@ -52,8 +52,9 @@ public record GatewayConfig(
   /**
    * Admission control in front of the database and storage work (one limiter for reads, one for
    * writes): an adaptive concurrency limit between {@code minLimit} and {@code maxLimit}, starting
-   * at {@code initialLimit}, that shrinks when latency exceeds {@code tolerance} times its
-   * baseline; a request may wait at most {@code maxWaitMillis} for a slot. Off: no limit at all.
+   * at {@code initialLimit}, that shrinks when latency exceeds both {@code tolerance} times its
+   * baseline and {@code acceptedLatencyMillis}; a request may wait at most {@code maxWaitMillis}
+   * for a slot. Off: no limit at all.
    */
   public record AdmissionSettings(
       boolean enabled,
@@ -61,7 +62,8 @@ public record GatewayConfig(
       int minLimit,
       int maxLimit,
       int maxWaitMillis,
-      double tolerance) {}
+      double tolerance,
+      int acceptedLatencyMillis) {}
 
   /**
    * Requests per second (a token bucket of {@code burst}) per tenant: {@code rate} for every tenant
@@ -193,14 +195,14 @@ public record GatewayConfig(
             emptyToNull(s.string("LVG_OAUTH2_ISSUER", "")),
             s.string("LVG_OAUTH2_AUDIENCE", "lance-version-gateway"),
             s.string("LVG_OAUTH2_TENANT_CLAIM", "tenant")),
-        s.integer("LVG_COMMIT_BATCH_SIZE", 64, 1, 1000),
+        s.integer("LVG_COMMIT_BATCH_SIZE", 256, 1, 1000),
         s.integer("LVG_COMMIT_BATCHES_IN_FLIGHT", 1, 1, 256));
   }
 
   private static AdmissionSettings admission(Settings s) {
     int min = s.integer("LVG_ADMISSION_MIN_LIMIT", 4, 1, 100_000);
-    int max = s.integer("LVG_ADMISSION_MAX_LIMIT", 256, 1, 100_000);
-    int initial = s.integer("LVG_ADMISSION_INITIAL_LIMIT", 32, 1, 100_000);
+    int max = s.integer("LVG_ADMISSION_MAX_LIMIT", 512, 1, 100_000);
+    int initial = s.integer("LVG_ADMISSION_INITIAL_LIMIT", 128, 1, 100_000);
     if (min > initial || initial > max) {
       throw new ConfigException(
           "LVG_ADMISSION_MIN_LIMIT <= LVG_ADMISSION_INITIAL_LIMIT <= LVG_ADMISSION_MAX_LIMIT must"
@@ -228,7 +230,8 @@ public record GatewayConfig(
         min,
         max,
         s.integer("LVG_ADMISSION_MAX_WAIT_MS", 25, 0, 60_000),
-        parsed);
+        parsed,
+        s.integer("LVG_ADMISSION_ACCEPTED_LATENCY_MS", 20, 0, 60_000));
   }
 
   /** {@code tenant=rate[:burst],...}. */

@@ -6,8 +6,10 @@ package dev.lvg.overload;
  * with the baseline, the lowest window mean of the last {@link #BASELINE_BUCKETS} seconds:
  *
  * <ul>
- *   <li>above {@code tolerance} times the baseline, requests are queueing somewhere (the database,
- *       the disk, the event loops): the limit shrinks by {@link #DECREASE};
+ *   <li>above {@code tolerance} times the baseline and above {@code acceptedNanos}, requests are
+ *       queueing somewhere (the database, the disk, the event loops): the limit shrinks by {@link
+ *       #DECREASE}. The accepted latency keeps a group-committing server, whose latency rises with
+ *       its batches long before it is overloaded, from shedding at moderate load;
  *   <li>at or below it, and with the limit actually in use during the window (in-flight reached
  *       {@link #IN_USE} of it), the limit grows by about its square root;
  *   <li>otherwise it stays.
@@ -28,6 +30,7 @@ final class AdaptiveLimit {
   private final int max;
   private final long windowNanos;
   private final double tolerance;
+  private final long acceptedNanos;
 
   private double limit;
   private long windowStart = Long.MIN_VALUE;
@@ -35,11 +38,13 @@ final class AdaptiveLimit {
   private long latencySum;
   private int peakInFlight;
   private long recentMeanNanos;
+  private double recentRatePerSecond;
 
   private final long[] bucketMinima = new long[BASELINE_BUCKETS];
   private final long[] bucketIds = new long[BASELINE_BUCKETS];
 
-  AdaptiveLimit(int initial, int min, int max, long windowNanos, double tolerance) {
+  AdaptiveLimit(
+      int initial, int min, int max, long windowNanos, double tolerance, long acceptedNanos) {
     if (min < 1 || max < min || initial < min || initial > max) {
       throw new IllegalArgumentException("need 1 <= min <= initial <= max");
     }
@@ -48,6 +53,7 @@ final class AdaptiveLimit {
     this.max = max;
     this.windowNanos = windowNanos;
     this.tolerance = tolerance;
+    this.acceptedNanos = acceptedNanos;
     java.util.Arrays.fill(bucketIds, -1);
   }
 
@@ -58,6 +64,11 @@ final class AdaptiveLimit {
   /** The mean latency of the last complete window, or 0 before the first. */
   long recentMeanNanos() {
     return recentMeanNanos;
+  }
+
+  /** Requests finished per second in the last complete window, or 0 before the first. */
+  double recentRatePerSecond() {
+    return recentRatePerSecond;
   }
 
   /** The lowest window mean of the last seconds, or 0 before the first window. */
@@ -85,12 +96,13 @@ final class AdaptiveLimit {
     }
     long mean = latencySum / samples;
     recentMeanNanos = mean;
+    recentRatePerSecond = samples * 1e9 / Math.max(1, now - windowStart);
     long baseline = baselineNanos(now);
     if (baseline == 0 || mean < baseline) {
       baseline = mean;
     }
     remember(now, mean);
-    if (mean > tolerance * baseline) {
+    if (mean > tolerance * baseline && mean > acceptedNanos) {
       limit = Math.max(min, limit * DECREASE);
     } else if (peakInFlight >= IN_USE * limit) {
       limit = Math.min(max, limit + Math.max(1, Math.sqrt(limit)));

@@ -19,9 +19,10 @@ import java.util.function.LongSupplier;
  * the newest waiter of the tenant furthest over its share. So a tenant sending four times what the
  * gateway can serve cannot crowd out a quiet one.
  *
- * <p>The waiting room holds what the limiter expects to admit within the longest wait: limit /
- * recent latency * wait, at least {@link #MIN_WAITING_ROOM}. Thread-safe; callbacks run outside its
- * lock, through the {@link Waiter} of each request (which puts them on its own event loop).
+ * <p>The waiting room holds what the limiter expects to admit within the longest wait: the rate at
+ * which requests recently finished times the wait, at least {@link #MIN_WAITING_ROOM}. Thread-safe;
+ * callbacks run outside its lock, through the {@link Waiter} of each request (which puts them on
+ * its own event loop).
  */
 public final class ConcurrencyLimiter {
   static final int MIN_WAITING_ROOM = 8;
@@ -29,7 +30,12 @@ public final class ConcurrencyLimiter {
 
   /** The limits, with their defaults chosen for a small machine. */
   public record Settings(
-      int initialLimit, int minLimit, int maxLimit, long maxWaitNanos, double tolerance) {}
+      int initialLimit,
+      int minLimit,
+      int maxLimit,
+      long maxWaitNanos,
+      double tolerance,
+      long acceptedLatencyNanos) {}
 
   /** How a request that waited hears its outcome. */
   public interface Waiter {
@@ -94,7 +100,8 @@ public final class ConcurrencyLimiter {
             settings.minLimit(),
             settings.maxLimit(),
             WINDOW_NANOS,
-            settings.tolerance());
+            settings.tolerance(),
+            settings.acceptedLatencyNanos());
     this.maxWaitNanos = settings.maxWaitNanos();
     this.clock = clock;
     this.timers = timers;
@@ -207,13 +214,13 @@ public final class ConcurrencyLimiter {
     return hog;
   }
 
-  /** What the limiter expects to admit within the longest wait. */
+  /** What the limiter expects to admit within the longest wait, at the rate requests finish. */
   private int waitingRoom() {
-    long latency = limit.recentMeanNanos();
-    if (latency <= 0) {
+    double rate = limit.recentRatePerSecond();
+    if (rate <= 0) {
       return Math.max(MIN_WAITING_ROOM, limit.limit());
     }
-    long expected = (long) ((double) limit.limit() * maxWaitNanos / latency);
+    long expected = (long) (rate * maxWaitNanos / 1e9);
     return (int) Math.max(MIN_WAITING_ROOM, Math.min(expected, 4L * limit.limit()));
   }
 

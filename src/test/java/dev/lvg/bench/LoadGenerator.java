@@ -149,7 +149,11 @@ public final class LoadGenerator {
   private static void startTogether() throws Exception {
     String awaited = System.getProperty("lvg.start.await");
     if (awaited != null) {
+      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(30);
       while (!Files.exists(Path.of(awaited))) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("the other generator never started");
+        }
         Thread.sleep(10);
       }
     }
@@ -200,7 +204,19 @@ public final class LoadGenerator {
           .compose(response -> response.body().map(drained -> response.statusCode()));
     }
 
+    /** A setup call, tried again while the server says 503. */
     Future<JsonNode> postForJson(String path, String body) {
+      return postOnce(path, body)
+          .compose(
+              answer ->
+                  answer.path("code").asInt(0) == 17
+                      ? Future.<Void>future(
+                              wait -> context.owner().setTimer(100, fired -> wait.complete()))
+                          .compose(waited -> postForJson(path, body))
+                      : Future.succeededFuture(answer));
+    }
+
+    private Future<JsonNode> postOnce(String path, String body) {
       RequestOptions options =
           new RequestOptions()
               .setMethod(HttpMethod.POST)
@@ -267,7 +283,8 @@ public final class LoadGenerator {
     Lane lane = lanes[0];
     return lane.on(
         l -> {
-          Future<Void> chain = l.post("/v1/namespace/" + prefix + "/create", "{}").mapEmpty();
+          Future<Void> chain =
+              l.postForJson("/v1/namespace/" + prefix + "/create", "{}").mapEmpty();
           for (int start = 0; start < count; start += 500) {
             int from = start;
             int to = Math.min(count, start + 500);

@@ -28,7 +28,7 @@ class AdaptiveLimitTest {
 
   @Test
   void growsWhileLatencyStaysNearItsBaselineAndTheLimitIsInUse() {
-    AdaptiveLimit limit = new AdaptiveLimit(16, 4, 64, WINDOW, 2.0);
+    AdaptiveLimit limit = new AdaptiveLimit(16, 4, 64, WINDOW, 2.0, 0);
     window(limit, 5, 16);
     int first = limit.limit();
     assertThat(first).isGreaterThan(16);
@@ -40,7 +40,7 @@ class AdaptiveLimitTest {
 
   @Test
   void doesNotGrowWhenTheLimitIsNotInUse() {
-    AdaptiveLimit limit = new AdaptiveLimit(16, 4, 64, WINDOW, 2.0);
+    AdaptiveLimit limit = new AdaptiveLimit(16, 4, 64, WINDOW, 2.0, 0);
     for (int i = 0; i < 20; i++) {
       window(limit, 5, 3);
     }
@@ -49,7 +49,7 @@ class AdaptiveLimitTest {
 
   @Test
   void shrinksWhenLatencyExceedsToleranceTimesTheBaselineButNotBelowItsFloor() {
-    AdaptiveLimit limit = new AdaptiveLimit(32, 4, 64, WINDOW, 2.0);
+    AdaptiveLimit limit = new AdaptiveLimit(32, 4, 64, WINDOW, 2.0, 0);
     window(limit, 5, 32);
     int before = limit.limit();
     window(limit, 11, before);
@@ -62,7 +62,7 @@ class AdaptiveLimitTest {
 
   @Test
   void latencyWithinToleranceKeepsTheLimit() {
-    AdaptiveLimit limit = new AdaptiveLimit(32, 4, 64, WINDOW, 2.0);
+    AdaptiveLimit limit = new AdaptiveLimit(32, 4, 64, WINDOW, 2.0, 0);
     window(limit, 5, 1);
     window(limit, 9, 1);
     assertThat(limit.limit()).isEqualTo(32);
@@ -70,7 +70,7 @@ class AdaptiveLimitTest {
 
   @Test
   void theBaselineForgetsOldMinimaSoALastingSlowdownIsAccepted() {
-    AdaptiveLimit limit = new AdaptiveLimit(32, 4, 64, WINDOW, 2.0);
+    AdaptiveLimit limit = new AdaptiveLimit(32, 4, 64, WINDOW, 2.0, 0);
     window(limit, 2, 1);
     assertThat(limit.baselineNanos(now)).isEqualTo(2 * MS);
     for (int i = 0; i < 10 * AdaptiveLimit.BASELINE_BUCKETS + 10; i++) {
@@ -84,7 +84,7 @@ class AdaptiveLimitTest {
 
   @Test
   void aWindowNeedsTimeAndSamples() {
-    AdaptiveLimit limit = new AdaptiveLimit(16, 4, 64, WINDOW, 2.0);
+    AdaptiveLimit limit = new AdaptiveLimit(16, 4, 64, WINDOW, 2.0, 0);
     limit.onSample(now, 5 * MS, 16);
     for (int i = 0; i < 3; i++) {
       now += WINDOW;
@@ -94,5 +94,18 @@ class AdaptiveLimitTest {
     now += WINDOW;
     limit.onSample(now, 5 * MS, 16);
     assertThat(limit.recentMeanNanos()).isEqualTo(5 * MS);
+  }
+
+  @Test
+  void latencyUnderTheAcceptedLatencyNeverShrinksTheLimit() {
+    AdaptiveLimit limit = new AdaptiveLimit(32, 4, 64, WINDOW, 2.0, 20 * MS);
+    window(limit, 2, 32);
+    int before = limit.limit();
+    for (int i = 0; i < 10; i++) {
+      window(limit, 15, limit.limit());
+    }
+    assertThat(limit.limit()).isGreaterThanOrEqualTo(before);
+    window(limit, 30, limit.limit());
+    assertThat(limit.limit()).isLessThan(64);
   }
 }

@@ -49,7 +49,7 @@ class ConcurrencyLimiterTest {
   private ConcurrencyLimiter limiter(int limit, long maxWaitMs) {
     return new ConcurrencyLimiter(
         "writes",
-        new ConcurrencyLimiter.Settings(limit, 1, limit, maxWaitMs * MS, 2.0),
+        new ConcurrencyLimiter.Settings(limit, 1, limit, maxWaitMs * MS, 2.0, 0),
         () -> now,
         (delay, task) -> {
           Object[] timer = {now + delay, task, false};
