@@ -4,10 +4,12 @@ import dev.lvg.http.ApiException;
 import dev.lvg.http.Failures;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.IntSupplier;
 
 /**
  * The gateway's own meters, beside the HTTP, pool and JVM meters Vert.x records. Labels are a
@@ -29,8 +31,10 @@ public final class GatewayMetrics {
 
   private final Map<Outcome, Counter> creates = new EnumMap<>(Outcome.class);
   private final DistributionSummary batchSizes;
+  private final MeterRegistry registry;
 
   public GatewayMetrics(MeterRegistry registry) {
+    this.registry = registry;
     for (Outcome outcome : Outcome.values()) {
       creates.put(
           outcome,
@@ -44,6 +48,13 @@ public final class GatewayMetrics {
             .description("version/create requests committed by one statement")
             .serviceLevelObjectives(1, 2, 4, 8, 16, 32, 64, 128, 256)
             .register(registry);
+  }
+
+  /** Follows how many {@code version/create} requests wait for a group commit. */
+  public void watchCommitQueue(IntSupplier waiting) {
+    Gauge.builder("lvg_commit_queue_waiting", waiting::getAsInt)
+        .description("version/create requests waiting for a group commit")
+        .register(registry);
   }
 
   /** Records the size of a commit batch (requests sharing one statement). */

@@ -35,6 +35,7 @@ public final class Committer {
             batchesInFlight,
             batchSize,
             metrics::commitBatch);
+    metrics.watchCommitQueue(queue::waiting);
   }
 
   /** Commits a version; the answer completes on the caller's context. */

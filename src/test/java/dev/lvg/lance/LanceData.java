@@ -3,6 +3,8 @@ package dev.lvg.lance;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.channels.Channels;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -15,6 +17,7 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.lance.Dataset;
 import org.lance.WriteParams;
+import org.lance.ipc.LanceScanner;
 import org.lance.namespace.LanceNamespace;
 
 /** Rows of ids written to table {@code ns1$events} by a real Lance writer. */
@@ -43,6 +46,22 @@ public final class LanceData {
       }
     }
     return new ArrowStreamReader(new ByteArrayInputStream(out.toByteArray()), allocator);
+  }
+
+  /** The ids a version of the table holds, sorted. */
+  public static List<Long> ids(Dataset dataset) throws Exception {
+    List<Long> ids = new ArrayList<>();
+    try (LanceScanner scanner = dataset.newScan();
+        ArrowReader reader = scanner.scanBatches()) {
+      while (reader.loadNextBatch()) {
+        BigIntVector column = (BigIntVector) reader.getVectorSchemaRoot().getVector("id");
+        for (int i = 0; i < column.getValueCount(); i++) {
+          ids.add(column.get(i));
+        }
+      }
+    }
+    Collections.sort(ids);
+    return ids;
   }
 
   /** Commits {@code count} rows through the namespace; returns the version the write created. */

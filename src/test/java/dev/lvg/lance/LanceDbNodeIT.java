@@ -45,6 +45,19 @@ class LanceDbNodeIT {
       assertThat(version.get("manifest_path").asText()).matches(".*/_versions/\\d{20}\\.manifest");
       assertThat(Path.of("/" + version.get("manifest_path").asText())).exists();
     }
+    Path location =
+        Path.of(
+            api.post("/v1/table/ns1%24events/describe", "{}").assertOk().get("location").asText());
+    try (var files = Files.list(location.resolve("_versions"))) {
+      assertThat(
+              files
+                  .map(file -> file.getFileName().toString())
+                  .filter(name -> !name.equals("latest_version_hint.json"))
+                  .sorted()
+                  .toList())
+          .as("final manifests (and Lance's own hint) only: no staging manifest or mark left")
+          .containsExactly("18446744073709551613.manifest", "18446744073709551614.manifest");
+    }
   }
 
   private static String run(List<String> command, long timeoutSeconds) throws Exception {

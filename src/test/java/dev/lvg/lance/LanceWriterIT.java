@@ -5,12 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lvg.Api;
+import dev.lvg.Metrics;
+import dev.lvg.TableLock;
 import dev.lvg.TestGateway;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -63,8 +67,11 @@ class LanceWriterIT {
     write(namespace, WriteParams.WriteMode.CREATE, 0, 10);
     write(namespace, WriteParams.WriteMode.APPEND, 10, 5);
 
+    // The appenders' commits of version 3 wait behind a lock on the versions table, so all of
+    // them are in flight at once: one wins, the others get 409 code 14 and commit again later.
+    Metrics before = Metrics.scrape(gw);
     ExecutorService pool = Executors.newFixedThreadPool(APPENDERS);
-    try {
+    try (TableLock lock = new TableLock(gw, "table_versions")) {
       List<CompletableFuture<Void>> appends = new ArrayList<>();
       for (int i = 0; i < APPENDERS; i++) {
         long first = 100 + i * 10L;
@@ -79,10 +86,15 @@ class LanceWriterIT {
                 },
                 pool));
       }
+      lock.awaitQueued(APPENDERS - 1);
+      lock.close();
       CompletableFuture.allOf(appends.toArray(CompletableFuture[]::new)).join();
     } finally {
       pool.shutdown();
     }
+    assertThat(Metrics.scrape(gw).since(before, Metrics.createOutcome("conflict")))
+        .as("appenders that lost a race and committed again")
+        .isGreaterThanOrEqualTo(APPENDERS - 1);
 
     long versions = 2 + APPENDERS;
     JsonNode listed =
@@ -95,13 +107,32 @@ class LanceWriterIT {
     try (Dataset latest =
         Dataset.open().allocator(allocator).namespaceClient(namespace).tableId(TABLE).build()) {
       assertThat(latest.version()).isEqualTo(versions);
-      assertThat(latest.countRows()).isEqualTo(10 + 5 + APPENDERS * 3);
+      Set<Long> previous = new HashSet<>();
       for (long v = 1; v <= versions; v++) {
         try (Dataset past = latest.checkoutVersion(v)) {
-          long expectedRows = v == 1 ? 10 : 15 + 3 * (v - 2);
-          assertThat(past.countRows()).as("rows at version %d", v).isEqualTo(expectedRows);
+          List<Long> ids = LanceData.ids(past);
+          assertThat(ids)
+              .as("ids at version %d hold every id of the version before", v)
+              .containsAll(previous);
+          Set<Long> added = new HashSet<>(ids);
+          added.removeAll(previous);
+          if (v == 1) {
+            assertThat(added).as("version 1").isEqualTo(range(0, 10));
+          } else if (v == 2) {
+            assertThat(added).as("version 2").isEqualTo(range(10, 5));
+          } else {
+            assertThat(added).as("version %d adds one appender's three ids", v).hasSize(3);
+            long firstId = added.stream().min(Long::compare).orElseThrow();
+            assertThat(added).isEqualTo(range(firstId, 3));
+          }
+          previous = new HashSet<>(ids);
         }
       }
+      Set<Long> everyAppender = new HashSet<>();
+      for (int i = 0; i < APPENDERS; i++) {
+        everyAppender.addAll(range(100 + i * 10L, 3));
+      }
+      assertThat(previous).containsAll(everyAppender).hasSize(10 + 5 + APPENDERS * 3);
     }
 
     Path location =
@@ -125,6 +156,14 @@ class LanceWriterIT {
     }
   }
 
+  private static Set<Long> range(long first, int count) {
+    Set<Long> ids = new HashSet<>();
+    for (long id = first; id < first + count; id++) {
+      ids.add(id);
+    }
+    return ids;
+  }
+
   @Test
   void anotherTenantCanNeitherSeeNorCommitToTheTable() throws Exception {
     String owner = gw.newTenant("owner");
@@ -133,6 +172,7 @@ class LanceWriterIT {
 
     String intruderKey = gw.newTenant("intruder");
     RestNamespace intruder = namespace(intruderKey);
+    Metrics before = Metrics.scrape(gw);
     assertThatThrownBy(
             () ->
                 Dataset.open()
@@ -140,9 +180,19 @@ class LanceWriterIT {
                     .namespaceClient(intruder)
                     .tableId(TABLE)
                     .build())
-        .isInstanceOf(RuntimeException.class);
+        .isInstanceOf(RuntimeException.class)
+        .hasMessageContaining("not found");
     assertThatThrownBy(() -> write(intruder, WriteParams.WriteMode.APPEND, 10, 2))
-        .isInstanceOf(RuntimeException.class);
+        .isInstanceOf(RuntimeException.class)
+        .hasMessageContaining("not found");
+    Metrics after = Metrics.scrape(gw);
+    assertThat(after.since(before, Metrics.createOutcome("error"))).isZero();
+    assertThat(
+            after.since(
+                before,
+                "lvg_http_server_requests_seconds_count{method=\"POST\",route=\"/v1/table/:id/describe\",status=\"500\"}"))
+        .isZero();
+    gw.api(intruderKey).post("/v1/table/ns1%24events/describe", "{}").assertError(404, 1);
     try (Dataset mine =
         Dataset.open()
             .allocator(allocator)

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lvg.Api;
+import dev.lvg.TableLock;
 import dev.lvg.TestGateway;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -143,8 +144,12 @@ class FinalizeIT {
   void thirtyIdenticalRacersAllSucceedWithOneRowAndOneFinalManifest() throws Exception {
     String staging = stage("18446744073709551614.manifest-race", "raced");
     List<CompletableFuture<Api.Response>> calls = new ArrayList<>();
-    for (int i = 0; i < 30; i++) {
-      calls.add(api.postAsync(CREATE, create(1, staging, "V2")));
+    try (TableLock lock = new TableLock(gw, "table_versions")) {
+      for (int i = 0; i < 30; i++) {
+        calls.add(api.postAsync(CREATE, create(1, staging, "V2")));
+      }
+      lock.awaitSessionsWaiting(1);
+      lock.awaitQueued(29);
     }
     Set<String> transactions = new HashSet<>();
     for (CompletableFuture<Api.Response> call : calls) {
@@ -165,8 +170,12 @@ class FinalizeIT {
   @Test
   void racersWithDifferentManifestsLeaveOneWinnerWhoseBytesAreFinal() throws Exception {
     List<CompletableFuture<Api.Response>> calls = new ArrayList<>();
-    for (int i = 0; i < 10; i++) {
-      calls.add(api.postAsync(CREATE, create(1, stage("1.manifest-" + i, "content " + i), "V1")));
+    try (TableLock lock = new TableLock(gw, "table_versions")) {
+      for (int i = 0; i < 10; i++) {
+        calls.add(api.postAsync(CREATE, create(1, stage("1.manifest-" + i, "content " + i), "V1")));
+      }
+      lock.awaitSessionsWaiting(1);
+      lock.awaitQueued(9);
     }
     List<Api.Response> responses = calls.stream().map(CompletableFuture::join).toList();
     List<Integer> winners = new ArrayList<>();

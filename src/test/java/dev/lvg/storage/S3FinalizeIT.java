@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lvg.Api;
+import dev.lvg.TableLock;
 import dev.lvg.TestGateway;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
@@ -124,11 +125,15 @@ class S3FinalizeIT {
   }
 
   @Test
-  void thirtyIdenticalRacersLeaveOneRowAndOneObject() {
+  void thirtyIdenticalRacersLeaveOneRowAndOneObject() throws Exception {
     String staging = stage("18446744073709551614.manifest-race", "raced on s3");
     List<CompletableFuture<Api.Response>> calls = new ArrayList<>();
-    for (int i = 0; i < 30; i++) {
-      calls.add(api.postAsync(CREATE, create(1, staging)));
+    try (TableLock lock = new TableLock(gw, "table_versions")) {
+      for (int i = 0; i < 30; i++) {
+        calls.add(api.postAsync(CREATE, create(1, staging)));
+      }
+      lock.awaitSessionsWaiting(1);
+      lock.awaitQueued(29);
     }
     Set<String> transactions = new HashSet<>();
     calls.forEach(call -> transactions.add(call.join().assertOk().get("transaction_id").asText()));

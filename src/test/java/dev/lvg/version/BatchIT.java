@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lvg.Api;
+import dev.lvg.TableLock;
 import dev.lvg.TestGateway;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.BeforeEach;
@@ -111,17 +112,32 @@ class BatchIT {
   }
 
   @Test
-  void batchAgainstAConcurrentConflictingWriterIsAllOrNothing() {
+  void batchAgainstAConcurrentConflictingWriterIsAllOrNothing() throws Exception {
+    int batchWins = 0;
+    int singleWins = 0;
     for (int round = 1; round <= 20; round++) {
-      CompletableFuture<Api.Response> batch =
-          api.postAsync(
-              BATCH_CREATE,
-              entries(
-                  entry("a", round, "a/" + round),
-                  entry("b", round, "b/batch-" + round),
-                  entry("c", round, "c/" + round)));
-      CompletableFuture<Api.Response> single =
-          api.postAsync("/v1/table/ns%24b/version/create", createBody(round, "b/single-" + round));
+      // Both writers wait behind a lock on the versions table, so they run at once when it goes.
+      // Odd rounds the batch asks first and writes b first, so it often wins; even rounds the
+      // single create asks first and the batch writes b second, so the single one usually does.
+      CompletableFuture<Api.Response> batch;
+      CompletableFuture<Api.Response> single;
+      String a = entry("a", round, "a/" + round);
+      String b = entry("b", round, "b/batch-" + round);
+      String c = entry("c", round, "c/" + round);
+      String batchBody = round % 2 == 1 ? entries(b, a, c) : entries(a, b, c);
+      String singlePath = "/v1/table/ns%24b/version/create";
+      try (TableLock lock = new TableLock(TestGateway.shared(), "table_versions")) {
+        if (round % 2 == 1) {
+          batch = api.postAsync(BATCH_CREATE, batchBody);
+          lock.awaitSessionsWaiting(1);
+          single = api.postAsync(singlePath, createBody(round, "b/single-" + round));
+        } else {
+          single = api.postAsync(singlePath, createBody(round, "b/single-" + round));
+          lock.awaitSessionsWaiting(1);
+          batch = api.postAsync(BATCH_CREATE, batchBody);
+        }
+        lock.awaitSessionsWaiting(2);
+      }
       Api.Response batchResponse = batch.join();
       Api.Response singleResponse = single.join();
       String bPath =
@@ -137,11 +153,13 @@ class BatchIT {
           api.post("/v1/table/ns%24c/version/describe", "{\"version\":" + round + "}").status()
               == 200;
       if (batchResponse.status() == 200) {
+        batchWins++;
         singleResponse.assertError(409, 14);
         assertThat(bPath).isEqualTo("b/batch-" + round);
         assertThat(aLanded).isTrue();
         assertThat(cLanded).isTrue();
       } else {
+        singleWins++;
         batchResponse.assertError(409, 14);
         singleResponse.assertOk();
         assertThat(bPath).isEqualTo("b/single-" + round);
@@ -151,6 +169,8 @@ class BatchIT {
         api.post("/v1/table/ns%24c/version/create", createBody(round, "c/" + round)).assertOk();
       }
     }
+    assertThat(batchWins).as("rounds the batch won").isPositive();
+    assertThat(singleWins).as("rounds the single create won").isPositive();
   }
 
   @Test

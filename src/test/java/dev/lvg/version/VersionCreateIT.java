@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lvg.Api;
+import dev.lvg.TableLock;
 import dev.lvg.TestGateway;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -259,11 +260,15 @@ class VersionCreateIT {
   }
 
   @Test
-  void fiftyConcurrentCreatesWithDifferentPathsHaveOneWinner() {
+  void fiftyConcurrentCreatesWithDifferentPathsHaveOneWinner() throws Exception {
     String path = table("race");
     List<CompletableFuture<Api.Response>> calls = new ArrayList<>();
-    for (int i = 0; i < 50; i++) {
-      calls.add(api.postAsync(path, createBody(1, "race/1.manifest-" + i)));
+    try (TableLock lock = new TableLock(gw, "table_versions")) {
+      for (int i = 0; i < 50; i++) {
+        calls.add(api.postAsync(path, createBody(1, "race/1.manifest-" + i)));
+      }
+      lock.awaitSessionsWaiting(1);
+      lock.awaitQueued(49);
     }
     List<Api.Response> responses = calls.stream().map(CompletableFuture::join).toList();
     List<Api.Response> ok = responses.stream().filter(r -> r.status() == 200).toList();
@@ -276,11 +281,15 @@ class VersionCreateIT {
   }
 
   @Test
-  void fiftyConcurrentIdenticalCreatesAllSucceedWithOneRow() {
+  void fiftyConcurrentIdenticalCreatesAllSucceedWithOneRow() throws Exception {
     String path = table("same");
     List<CompletableFuture<Api.Response>> calls = new ArrayList<>();
-    for (int i = 0; i < 50; i++) {
-      calls.add(api.postAsync(path, createBody(1, "same/1.manifest")));
+    try (TableLock lock = new TableLock(gw, "table_versions")) {
+      for (int i = 0; i < 50; i++) {
+        calls.add(api.postAsync(path, createBody(1, "same/1.manifest")));
+      }
+      lock.awaitSessionsWaiting(1);
+      lock.awaitQueued(49);
     }
     Set<String> transactions = new HashSet<>();
     for (CompletableFuture<Api.Response> call : calls) {
@@ -294,20 +303,24 @@ class VersionCreateIT {
   }
 
   @Test
-  void concurrentFirstVersionsWithDifferentNumbersLeaveOneChain() {
+  void concurrentFirstVersionsWithDifferentNumbersLeaveOneChain() throws Exception {
     int tables = 40;
     long[] firsts = {1, 3, 5, 7};
     for (int t = 0; t < tables; t++) {
       table("first-race-" + t);
     }
     List<CompletableFuture<Api.Response>> calls = new ArrayList<>();
-    for (int t = 0; t < tables; t++) {
-      for (long first : firsts) {
-        calls.add(
-            api.postAsync(
-                "/v1/table/ns1%24first-race-" + t + "/version/create",
-                createBody(first, "fr/" + first)));
+    try (TableLock lock = new TableLock(gw, "table_versions")) {
+      for (int t = 0; t < tables; t++) {
+        for (long first : firsts) {
+          calls.add(
+              api.postAsync(
+                  "/v1/table/ns1%24first-race-" + t + "/version/create",
+                  createBody(first, "fr/" + first)));
+        }
       }
+      lock.awaitSessionsWaiting(1);
+      lock.awaitQueued(tables * firsts.length - tables);
     }
     List<Api.Response> responses = calls.stream().map(CompletableFuture::join).toList();
     for (int t = 0; t < tables; t++) {
