@@ -1,8 +1,11 @@
 """Runs the curl sessions of README.md and checks every answer against the `# =>` line under it.
 
 All ```bash blocks between the curl-session markers run in order as one bash script, so shell
-variables carry over. A JSON string "…" in an expected value matches anything, "…tail" matches any
-string ending in "tail"; otherwise objects must have the same keys and values.
+variables carry over. A JSON string "…" in an expected value matches a non-empty string or a
+positive number (values that differ per run: ids, timestamps, e_tags); "…tail" matches a string
+ending in "tail"; anything else must be equal, type included (1 is not true), and objects must
+have the same keys. An expectation that is a JSON string matches a command whose output is not
+JSON by its text. A command that prints anything must have an expectation.
 """
 import json
 import pathlib
@@ -32,11 +35,16 @@ def session_lines(readme):
 
 
 def matches(expected, actual, path="$"):
+    if expected == ANY:
+        if (isinstance(actual, str) and actual) or (
+                isinstance(actual, (int, float)) and not isinstance(actual, bool) and actual > 0):
+            return []
+        return [f"{path}: expected a value that differs per run, got {actual!r}"]
     if isinstance(expected, str) and expected.startswith(ANY):
         tail = expected[len(ANY):]
-        if isinstance(actual, (str, int)) and str(actual).endswith(tail):
+        if isinstance(actual, str) and actual.endswith(tail) and len(actual) > len(tail):
             return []
-        return [f"{path}: expected a value ending in {tail!r}, got {actual!r}"]
+        return [f"{path}: expected a string ending in {tail!r}, got {actual!r}"]
     if isinstance(expected, dict):
         if not isinstance(actual, dict):
             return [f"{path}: expected an object, got {actual!r}"]
@@ -54,7 +62,12 @@ def matches(expected, actual, path="$"):
         for i, (e, a) in enumerate(zip(expected, actual)):
             problems += matches(e, a, f"{path}[{i}]")
         return problems
-    return [] if expected == actual else [f"{path}: expected {expected!r}, got {actual!r}"]
+    same_type = type(expected) is type(actual) or (
+        isinstance(expected, (int, float)) and isinstance(actual, (int, float))
+        and not isinstance(expected, bool) and not isinstance(actual, bool))
+    if same_type and expected == actual:
+        return []
+    return [f"{path}: expected {expected!r}, got {actual!r}"]
 
 
 def main():
@@ -69,13 +82,20 @@ def main():
     result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=300)
     outputs = result.stdout.split(f"\n{MARK}\n")
     failures = []
+    for index, command in enumerate(commands):
+        output = outputs[index] if index < len(outputs) else ""
+        if index not in expectations and output.strip():
+            failures.append(f"{command!r} printed {output.strip()!r} and has no expectation")
     for index, expected in expectations.items():
         output = outputs[index] if index < len(outputs) else ""
         try:
             actual = json.loads(output)
         except json.JSONDecodeError:
-            failures.append(f"{commands[index]!r} printed {output!r}, not JSON")
-            continue
+            if isinstance(expected, str):
+                actual = output.strip()
+            else:
+                failures.append(f"{commands[index]!r} printed {output!r}, not JSON")
+                continue
         problems = matches(expected, actual)
         if problems:
             failures.append(f"{commands[index]!r}: " + "; ".join(problems))

@@ -2,6 +2,7 @@ package dev.lvg.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import dev.lvg.Api;
@@ -37,6 +38,7 @@ class BearerTokenIT {
   private static TestGateway gw;
   private static KeyPair signing;
   private static String tenant;
+  private static String tenantKey;
 
   @BeforeAll
   static void start() throws Exception {
@@ -62,7 +64,7 @@ class BearerTokenIT {
     settings.put("LVG_OAUTH2_AUDIENCE", AUDIENCE);
     gw = TestGateway.dedicated(settings);
     tenant = "jwt-" + UUID.randomUUID().toString().substring(0, 8);
-    gw.tenantWithKey(tenant);
+    tenantKey = gw.tenantWithKey(tenant);
   }
 
   @AfterAll
@@ -154,6 +156,14 @@ class BearerTokenIT {
             + "\"},"
             + "\"version\":2,\"manifest_path\":\"j/2\"}";
     post(null, "/v1/table/jwt%24t/version/create", inBody).assertOk();
+
+    JsonNode landed =
+        gw.api(tenantKey).post("/v1/table/jwt%24t/version/list", null).assertOk().get("versions");
+    assertThat(landed).as("the writes landed in the token's tenant").hasSize(2);
+    assertThat(landed.get(1).get("manifest_path").asText()).isEqualTo("j/2");
+    gw.api(gw.newTenant("bystander"))
+        .post("/v1/table/jwt%24t/version/list", null)
+        .assertError(404, 1);
   }
 
   @Test

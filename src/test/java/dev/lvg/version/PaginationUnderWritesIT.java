@@ -37,28 +37,34 @@ class PaginationUnderWritesIT {
     }
 
     AtomicBoolean walking = new AtomicBoolean(true);
-    AtomicLong next = new AtomicLong(EXISTING + 1);
+    AtomicLong committed = new AtomicLong();
     CompletableFuture<Void> writer =
         CompletableFuture.runAsync(
             () -> {
-              while (walking.get() && next.get() <= EXISTING + MAX_EXTRA) {
-                long v = next.getAndIncrement();
+              long v = EXISTING + 1;
+              while (walking.get() && v <= EXISTING + MAX_EXTRA) {
                 api.post("/v1/table/ns%24t/version/create", Api.createBody(v, "t/" + v)).assertOk();
+                committed.incrementAndGet();
+                v++;
               }
             });
     List<Long> ascending;
     List<Long> descending;
+    long committedBefore;
+    long committedAfter;
     try {
+      committedBefore = committed.get();
       ascending = walk(api, "");
       descending = walk(api, "&descending=true");
+      committedAfter = committed.get();
     } finally {
       walking.set(false);
       writer.join();
     }
 
-    assertThat(next.get())
-        .as("the writer committed while the walks ran")
-        .isGreaterThan(EXISTING + 1);
+    assertThat(committedAfter)
+        .as("the writer committed versions while the walks ran")
+        .isGreaterThan(committedBefore);
     assertThat(ascending).isSorted().doesNotHaveDuplicates();
     assertThat(ascending.stream().filter(v -> v <= EXISTING).toList())
         .hasSize(EXISTING)

@@ -59,6 +59,16 @@ class VersionCreateIT {
     long now = System.currentTimeMillis();
     assertThat(version.get("timestamp_millis").longValue()).isBetween(now - 120_000, now + 120_000);
     assertThat(body.get("transaction_id").asText()).isNotBlank();
+
+    JsonNode stored =
+        api.post("/v1/table/ns1%24full/version/describe", "{\"version\":1}")
+            .assertOk()
+            .get("version");
+    assertThat(stored).as("what a read returns is what the create answered").isEqualTo(version);
+    assertThat(stored.get("e_tag").asText()).isEqualTo("\"210606-6616cd6bfc17c-173\"");
+    assertThat(
+            api.post("/v1/table/ns1%24full/version/list", null).assertOk().get("versions").get(0))
+        .isEqualTo(version);
   }
 
   @Test

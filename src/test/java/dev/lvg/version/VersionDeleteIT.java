@@ -38,7 +38,7 @@ class VersionDeleteIT {
   }
 
   @Test
-  void rangesAreStartInclusiveEndExclusiveAndAtomicAcrossARequest() {
+  void rangesAreStartInclusiveEndExclusiveAndOverlappingRangesDeleteOnce() {
     JsonNode deleted =
         delete("[{\"start_version\":2,\"end_version\":4},{\"start_version\":8,\"end_version\":9}]");
     assertThat(deleted.get("deleted_count").longValue()).isEqualTo(3);
