@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.TestGateway;
 import java.io.IOException;
 import java.net.URI;
@@ -13,8 +15,10 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.lance.namespace.RestAdapter;
@@ -24,6 +28,8 @@ import org.lance.namespace.RestAdapter;
  * the upstream reference server (lance-core's RestAdapter over a DirectoryNamespace). Where the
  * reference follows the spec, both must answer alike: both 2xx, or the same status and error code.
  * Where the gateway deliberately differs (listed in the README), both sides' answers are asserted.
+ * Both finalize real staging manifests on local disk; where both succeed, their bodies agree on
+ * version numbers, names, manifest file names and sizes.
  */
 class ReferenceDifferentialIT {
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -43,21 +49,78 @@ class ReferenceDifferentialIT {
 
   private record Answer(int status, Integer code) {
     static Answer of(HttpResponse<String> response) {
-      Integer code = null;
-      try {
-        JsonNode body = MAPPER.readTree(response.body());
-        if (body != null && body.has("code")) {
-          code = body.get("code").intValue();
-        }
-      } catch (IOException notJson) {
-        code = null;
-      }
+      JsonNode body = bodyOf(response);
+      Integer code = body != null && body.has("code") ? body.get("code").intValue() : null;
       return new Answer(response.statusCode(), code);
     }
 
     boolean success() {
       return status >= 200 && status < 300;
     }
+  }
+
+  private static JsonNode bodyOf(HttpResponse<String> response) {
+    try {
+      return response.body().isEmpty() ? null : MAPPER.readTree(response.body());
+    } catch (IOException notJson) {
+      return null;
+    }
+  }
+
+  /** The fields both servers must agree on, where both send them. */
+  private static final Set<String> COMPARED =
+      Set.of("version", "versions", "manifest_path", "manifest_size", "namespaces", "tables");
+
+  /**
+   * A body reduced to what both servers must agree on: version numbers, names, manifest file names
+   * (their directories differ) and sizes.
+   */
+  private static JsonNode normalized(JsonNode node) {
+    if (node == null) {
+      return null;
+    }
+    if (node.isArray()) {
+      ArrayNode items = MAPPER.createArrayNode();
+      node.forEach(item -> items.add(normalized(item)));
+      return items;
+    }
+    if (!node.isObject()) {
+      return node;
+    }
+    ObjectNode kept = MAPPER.createObjectNode();
+    node.fieldNames()
+        .forEachRemaining(
+            name -> {
+              if (!COMPARED.contains(name)) {
+                return;
+              }
+              JsonNode value = node.get(name);
+              if (name.equals("manifest_path")) {
+                String path = value.asText();
+                kept.put(name, path.substring(path.lastIndexOf('/') + 1));
+              } else {
+                kept.set(name, normalized(value));
+              }
+            });
+    return kept;
+  }
+
+  /** The fields of {@code ours} and {@code theirs} that both carry, side by side. */
+  private static void assertSameWhereBothAnswer(JsonNode ours, JsonNode theirs, String what) {
+    if (ours == null || theirs == null || !ours.isObject() || !theirs.isObject()) {
+      return;
+    }
+    ObjectNode left = MAPPER.createObjectNode();
+    ObjectNode right = MAPPER.createObjectNode();
+    ours.fieldNames()
+        .forEachRemaining(
+            name -> {
+              if (theirs.has(name)) {
+                left.set(name, ours.get(name));
+                right.set(name, theirs.get(name));
+              }
+            });
+    assertThat(left).as(what).isEqualTo(right);
   }
 
   /** What a step expects: the two servers agree, or a documented difference. */
@@ -152,10 +215,10 @@ class ReferenceDifferentialIT {
     steps.add(same("create version 2", "POST", CREATE, create(2, "2.manifest-d")));
     steps.add(
         same(
-            "latest version",
+            "describe version 2",
             "POST",
-            "/v1/table/ns1%24t/version/list?descending=true&limit=1",
-            json("null")));
+            "/v1/table/ns1%24t/version/describe",
+            json("{\"version\":2}")));
     steps.add(
         same(
             "describe version 1",
@@ -207,7 +270,7 @@ class ReferenceDifferentialIT {
 
   @Test
   void gatewayAnswersLikeTheReferenceWhereTheReferenceFollowsTheSpec() throws Exception {
-    TestGateway gw = TestGateway.shared();
+    TestGateway gw = TestGateway.finalizing();
     String key = gw.newTenant("differential");
     Path root = Files.createTempDirectory("lvg-reference-");
     try (RestAdapter reference =
@@ -223,62 +286,25 @@ class ReferenceDifferentialIT {
             "127.0.0.1",
             0)) {
       reference.start();
-      Target gateway =
-          new Target() {
-            public String baseUrl() {
-              return gw.baseUrl;
-            }
-
-            public Map<String, String> headers() {
-              return Map.of("x-api-key", key);
-            }
-
-            public String stagingManifest(String name) {
-              return "ns1/t.lance/_versions/" + name;
-            }
-          };
-      String referenceUrl = "http://127.0.0.1:" + reference.getPort();
-      Target upstream =
-          new Target() {
-            private Path versions;
-            private final java.util.Set<String> written = new java.util.HashSet<>();
-
-            public String baseUrl() {
-              return referenceUrl;
-            }
-
-            public Map<String, String> headers() {
-              return Map.of();
-            }
-
-            /**
-             * The reference finalizes real files: the staging manifest is written once where its
-             * table lives, as a writer does; a retry finds it already moved.
-             */
-            public String stagingManifest(String name) throws IOException {
-              if (versions == null) {
-                JsonNode table =
-                    MAPPER.readTree(send(this, "POST", "/v1/table/ns1%24t/describe", "{}").body());
-                versions = Path.of(URI.create(table.get("location").asText())).resolve("_versions");
-                Files.createDirectories(versions);
-              }
-              Path staging = versions.resolve(name);
-              if (written.add(name)) {
-                Files.writeString(staging, "manifest " + name);
-              }
-              return staging.toString().substring(1);
-            }
-          };
+      Target gateway = new FileTarget(gw.baseUrl, Map.of("x-api-key", key));
+      Target upstream = new FileTarget("http://127.0.0.1:" + reference.getPort(), Map.of());
 
       List<String> report = new ArrayList<>();
       for (Step step : script()) {
-        Answer ours = Answer.of(send(gateway, step.method(), step.path(), bodyOf(step, gateway)));
-        Answer theirs =
-            Answer.of(send(upstream, step.method(), step.path(), bodyOf(step, upstream)));
+        HttpResponse<String> ourResponse =
+            send(gateway, step.method(), step.path(), bodyOf(step, gateway));
+        HttpResponse<String> theirResponse =
+            send(upstream, step.method(), step.path(), bodyOf(step, upstream));
+        Answer ours = Answer.of(ourResponse);
+        Answer theirs = Answer.of(theirResponse);
         report.add(step.name() + ": gateway " + ours + ", reference " + theirs);
         if (step.gatewayDiffers() == null) {
           if (theirs.success()) {
             assertThat(ours.success()).as("%s: %s", step.name(), report).isTrue();
+            assertSameWhereBothAnswer(
+                normalized(bodyOf(ourResponse)),
+                normalized(bodyOf(theirResponse)),
+                step.name() + " (bodies)");
           } else {
             assertThat(ours).as("%s: %s", step.name(), report).isEqualTo(theirs);
           }
@@ -291,6 +317,50 @@ class ReferenceDifferentialIT {
               .isEqualTo(step.referenceDiffers());
         }
       }
+    }
+  }
+
+  /**
+   * A server that finalizes on local files: a staging manifest is written once, where its table
+   * lives (from {@code describe}), as a writer does; a retry finds it already moved.
+   */
+  private static final class FileTarget implements Target {
+    private final String baseUrl;
+    private final Map<String, String> headers;
+    private final Set<String> written = new HashSet<>();
+    private Path versions;
+
+    FileTarget(String baseUrl, Map<String, String> headers) {
+      this.baseUrl = baseUrl;
+      this.headers = headers;
+    }
+
+    @Override
+    public String baseUrl() {
+      return baseUrl;
+    }
+
+    @Override
+    public Map<String, String> headers() {
+      return headers;
+    }
+
+    @Override
+    public String stagingManifest(String name) throws IOException {
+      if (versions == null) {
+        JsonNode table =
+            MAPPER.readTree(send(this, "POST", "/v1/table/ns1%24t/describe", "{}").body());
+        String location = table.get("location").asText();
+        Path path =
+            location.startsWith("file:") ? Path.of(URI.create(location)) : Path.of(location);
+        versions = path.resolve("_versions");
+        Files.createDirectories(versions);
+      }
+      Path staging = versions.resolve(name);
+      if (written.add(name)) {
+        Files.writeString(staging, "manifest " + name);
+      }
+      return staging.toString().substring(1);
     }
   }
 
