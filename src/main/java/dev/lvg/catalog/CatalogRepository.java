@@ -167,11 +167,14 @@ public final class CatalogRepository {
     requireTableId(tableId);
     return db.preparedQuery(FIND_TABLE)
         .execute(key(tenant, namespaceOf(tableId)).addString(nameOf(tableId)))
-        .compose(
-            rows ->
-                rows.size() > 0
-                    ? Future.succeededFuture(table(rows.iterator().next()))
-                    : tableNotFound(db, tenant, tableId));
+        .compose(rows -> firstTableOrNotFound(rows, db, tenant, tableId));
+  }
+
+  private Future<TableRecord> firstTableOrNotFound(
+      RowSet<Row> rows, SqlClient db, Tenant tenant, List<String> tableId) {
+    return rows.size() > 0
+        ? Future.succeededFuture(table(rows.iterator().next()))
+        : tableNotFound(db, tenant, tableId);
   }
 
   /** Fails with 404 code 1 when the table's namespace is missing, else with 404 code 4. */
@@ -191,11 +194,7 @@ public final class CatalogRepository {
     requireTableId(tableId);
     return db.preparedQuery(DEREGISTER_TABLE)
         .execute(key(tenant, namespaceOf(tableId)).addString(nameOf(tableId)))
-        .compose(
-            rows ->
-                rows.size() > 0
-                    ? Future.succeededFuture(table(rows.iterator().next()))
-                    : tableNotFound(db, tenant, tableId));
+        .compose(rows -> firstTableOrNotFound(rows, db, tenant, tableId));
   }
 
   public Future<Long> latestVersion(SqlClient db, Tenant tenant, long tableId, String branch) {

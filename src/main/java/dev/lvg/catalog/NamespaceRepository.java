@@ -120,29 +120,33 @@ public final class NamespaceRepository {
                             "namespace " + ObjectId.display(namespace) + " already exists"));
                 case EXIST_OK -> describeNamespace(db, tenant, namespace);
                 case OVERWRITE ->
-                    hasChildren(db, tenant, namespace)
+                    requireEmpty(
+                            db,
+                            tenant,
+                            namespace,
+                            "holds tables or namespaces; overwrite replaces only empty ones")
                         .compose(
-                            busy ->
-                                busy
-                                    ? Future.failedFuture(
-                                        new ApiException(
-                                            ErrorCode.NAMESPACE_NOT_EMPTY,
-                                            "namespace "
-                                                + ObjectId.display(namespace)
-                                                + " holds tables or namespaces; overwrite replaces only empty ones"))
-                                    : db.preparedQuery(REPLACE_NAMESPACE_PROPERTIES)
-                                        .execute(params)
-                                        .map(
-                                            replaced ->
-                                                replaced.iterator().next().getJsonObject(0)));
+                            empty -> db.preparedQuery(REPLACE_NAMESPACE_PROPERTIES).execute(params))
+                        .map(replaced -> replaced.iterator().next().getJsonObject(0));
               };
             });
   }
 
-  private Future<Boolean> hasChildren(SqlClient db, Tenant tenant, List<String> namespace) {
+  /**
+   * Fails with 409 code 3 ({@code "namespace <name> " + problem}) when the namespace has children.
+   */
+  private Future<Void> requireEmpty(
+      SqlClient db, Tenant tenant, List<String> namespace, String problem) {
     return db.preparedQuery(NAMESPACE_HAS_CHILDREN)
         .execute(key(tenant, namespace))
-        .map(rows -> rows.iterator().next().getBoolean(0));
+        .compose(
+            rows ->
+                rows.iterator().next().getBoolean(0)
+                    ? Future.failedFuture(
+                        new ApiException(
+                            ErrorCode.NAMESPACE_NOT_EMPTY,
+                            "namespace " + ObjectId.display(namespace) + " " + problem))
+                    : Future.succeededFuture());
   }
 
   /**
@@ -170,17 +174,11 @@ public final class NamespaceRepository {
               Future<Void> emptied =
                   cascade
                       ? db.preparedQuery(DEREGISTER_TABLES_UNDER).execute(key).mapEmpty()
-                      : hasChildren(db, tenant, namespace)
-                          .compose(
-                              busy ->
-                                  busy
-                                      ? Future.failedFuture(
-                                          new ApiException(
-                                              ErrorCode.NAMESPACE_NOT_EMPTY,
-                                              "namespace "
-                                                  + ObjectId.display(namespace)
-                                                  + " is not empty; use behavior Cascade to drop its contents"))
-                                      : Future.succeededFuture());
+                      : requireEmpty(
+                          db,
+                          tenant,
+                          namespace,
+                          "is not empty; use behavior Cascade to drop its contents");
               return emptied
                   .compose(done -> db.preparedQuery(DELETE_NAMESPACES_UNDER).execute(key))
                   .map(properties);

@@ -189,7 +189,7 @@ public final class LoadGenerator {
               new PoolOptions().setHttp1MaxSize(connections).setMaxWaitQueueSize(-1));
     }
 
-    Future<Integer> post(String path, String body) {
+    private RequestOptions options(String path) {
       RequestOptions options =
           new RequestOptions()
               .setMethod(HttpMethod.POST)
@@ -198,8 +198,12 @@ public final class LoadGenerator {
       if (key != null) {
         options.putHeader("x-api-key", key);
       }
+      return options;
+    }
+
+    Future<Integer> post(String path, String body) {
       return client
-          .request(options)
+          .request(options(path))
           .compose(request -> request.send(body))
           .compose(response -> response.body().map(drained -> response.statusCode()));
     }
@@ -217,16 +221,8 @@ public final class LoadGenerator {
     }
 
     private Future<JsonNode> postOnce(String path, String body) {
-      RequestOptions options =
-          new RequestOptions()
-              .setMethod(HttpMethod.POST)
-              .setURI(path)
-              .putHeader("Content-Type", "application/json");
-      if (key != null) {
-        options.putHeader("x-api-key", key);
-      }
       return client
-          .request(options)
+          .request(options(path))
           .compose(request -> request.send(body))
           .compose(response -> response.body())
           .map(

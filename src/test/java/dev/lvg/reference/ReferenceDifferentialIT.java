@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.TestGateway;
+import dev.lvg.bench.ReferenceServer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -273,18 +274,7 @@ class ReferenceDifferentialIT {
     TestGateway gw = TestGateway.finalizing();
     String key = gw.newTenant("differential");
     Path root = Files.createTempDirectory("lvg-reference-");
-    try (RestAdapter reference =
-        new RestAdapter(
-            "dir",
-            Map.of(
-                "root",
-                root.toString(),
-                "manifest_enabled",
-                "true",
-                "table_version_tracking_enabled",
-                "true"),
-            "127.0.0.1",
-            0)) {
+    try (RestAdapter reference = ReferenceServer.adapter(root, 0)) {
       reference.start();
       Target gateway = new FileTarget(gw.baseUrl, Map.of("x-api-key", key));
       Target upstream = new FileTarget("http://127.0.0.1:" + reference.getPort(), Map.of());

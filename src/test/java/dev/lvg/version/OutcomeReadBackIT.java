@@ -7,6 +7,7 @@ import dev.lvg.Api;
 import dev.lvg.ConnectionCutter;
 import dev.lvg.TestGateway;
 import io.vertx.pgclient.PgConnectOptions;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -51,6 +52,27 @@ class OutcomeReadBackIT {
     cutter.close();
   }
 
+  /** Declares rb$t for {@code api} and returns its location. */
+  private static Path declareTable(Api api) {
+    api.post("/v1/namespace/rb/create", "{}").assertOk();
+    return Path.of(api.post("/v1/table/rb%24t/declare", "{}").assertOk().get("location").asText());
+  }
+
+  /** Writes a staging manifest of version 1 under {@code table}. */
+  private static Path stage(Path table, String suffix, String content) throws IOException {
+    Path staging = table.resolve("_versions/1.manifest-" + suffix);
+    Files.createDirectories(staging.getParent());
+    Files.writeString(staging, content);
+    return staging;
+  }
+
+  /** The create of version 1 from {@code staging}, named with the V1 scheme. */
+  private static String createBody(Path staging) {
+    return "{\"version\":1,\"manifest_path\":\""
+        + staging.toString().substring(1)
+        + "\",\"naming_scheme\":\"V1\"}";
+  }
+
   @Test
   void anInsertThatCommittedButWasNotHeardIsAcknowledgedOnce() {
     Api api = recording.api(recording.newTenant("readback"));
@@ -72,16 +94,9 @@ class OutcomeReadBackIT {
   @Test
   void aFinalizedCommitWhoseAnswerWasLostIsAcknowledgedWithItsManifest() throws Exception {
     Api api = finalizing.api(finalizing.newTenant("readback"));
-    api.post("/v1/namespace/rb/create", "{}").assertOk();
-    Path table =
-        Path.of(api.post("/v1/table/rb%24t/declare", "{}").assertOk().get("location").asText());
-    Path staging = table.resolve("_versions/1.manifest-lost-answer");
-    Files.createDirectories(staging.getParent());
-    Files.writeString(staging, "committed, answer lost");
-    String body =
-        "{\"version\":1,\"manifest_path\":\""
-            + staging.toString().substring(1)
-            + "\",\"naming_scheme\":\"V1\"}";
+    Path table = declareTable(api);
+    Path staging = stage(table, "lost-answer", "committed, answer lost");
+    String body = createBody(staging);
 
     int before = cutter.cuts();
     cutter.armFor("COMMIT");
@@ -100,16 +115,9 @@ class OutcomeReadBackIT {
   @Test
   void aFinalizingInsertCutBeforeItsCommitIsA503AndTheRetrySucceeds() throws Exception {
     Api api = finalizing.api(finalizing.newTenant("readback"));
-    api.post("/v1/namespace/rb/create", "{}").assertOk();
-    Path table =
-        Path.of(api.post("/v1/table/rb%24t/declare", "{}").assertOk().get("location").asText());
-    Path staging = table.resolve("_versions/1.manifest-cut");
-    Files.createDirectories(staging.getParent());
-    Files.writeString(staging, "rolled back, then retried");
-    String body =
-        "{\"version\":1,\"manifest_path\":\""
-            + staging.toString().substring(1)
-            + "\",\"naming_scheme\":\"V1\"}";
+    Path table = declareTable(api);
+    Path staging = stage(table, "cut", "rolled back, then retried");
+    String body = createBody(staging);
     int before = cutter.cuts();
 
     // Finalizing inserts through a WITH ... SELECT, whose command tag is SELECT.
