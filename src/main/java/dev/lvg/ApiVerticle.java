@@ -40,8 +40,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Serves the Lance Namespace REST API on one event loop; one instance is deployed per event loop
- * and all of them share the listening port and the gateway's Postgres pool. Each instance has its
- * own services, so its commit queue batches the requests of its loop.
+ * and all of them share the listening port, the gateway's Postgres pool, its commit pipeline and
+ * its limiters.
  */
 final class ApiVerticle extends VerticleBase {
   /** What every instance shares: configuration, pool, directories, limits and meters. */
