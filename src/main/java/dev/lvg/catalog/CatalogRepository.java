@@ -57,6 +57,10 @@ public final class CatalogRepository {
       SELECT namespace, name FROM lance_tables
       WHERE tenant_id = $1 AND deregistered_at IS NULL AND (namespace, name) > ($2::text[], $3)
       ORDER BY namespace, name LIMIT $4""";
+  static final String VERSION_EXISTS =
+      """
+      SELECT 1 FROM table_versions
+      WHERE tenant_id = $1 AND table_id = $2 AND branch = $3 AND version = $4""";
   static final String LATEST_VERSION =
       """
       SELECT max(version) FROM table_versions
@@ -201,6 +205,21 @@ public final class CatalogRepository {
     return db.preparedQuery(LATEST_VERSION)
         .execute(Tuple.of(tenant.id(), tableId, branch))
         .map(rows -> rows.iterator().next().getLong(0));
+  }
+
+  /** {@code version} when the branch has it, else a failure with 404 code 11. */
+  public Future<Long> requireVersion(
+      SqlClient db, Tenant tenant, long tableId, String branch, long version) {
+    return db.preparedQuery(VERSION_EXISTS)
+        .execute(Tuple.of(tenant.id(), tableId, branch, version))
+        .compose(
+            rows ->
+                rows.size() > 0
+                    ? Future.succeededFuture(version)
+                    : Future.failedFuture(
+                        new ApiException(
+                            ErrorCode.TABLE_VERSION_NOT_FOUND,
+                            "version " + version + " of branch " + branch + " not found")));
   }
 
   private static TableRecord table(Row row) {

@@ -165,29 +165,30 @@ public final class CatalogRoutes {
     List<String> id = tableId(ctx, body);
     boolean withUri = flag(ctx, body, "with_table_uri");
     boolean checkDeclared = flag(ctx, body, "check_declared");
-    body.optionalNonNegativeLong("version");
+    Long version = body.optionalNonNegativeLong("version");
     String branch = Branches.fromBody(body);
     Tenant tenant = Authentication.tenant(ctx);
     return branches
         .requireBranch(pool, tenant, id, branch)
         .compose(
             table ->
-                catalog
-                    .latestVersion(pool, tenant, table.id(), branch)
+                (version == null
+                        ? catalog.latestVersion(pool, tenant, table.id(), branch)
+                        : catalog.requireVersion(pool, tenant, table.id(), branch, version))
                     .map(
-                        latest -> {
+                        shown -> {
                           ObjectNode result =
                               service.tableAccess(table).put("table", CatalogRepository.nameOf(id));
                           ArrayNode namespace = result.putArray("namespace");
                           CatalogRepository.namespaceOf(id).forEach(namespace::add);
-                          if (latest != null) {
-                            result.put("version", latest);
+                          if (shown != null) {
+                            result.put("version", shown);
                           }
                           if (withUri) {
                             result.put("table_uri", table.location());
                           }
                           if (checkDeclared) {
-                            result.put("is_only_declared", latest == null);
+                            result.put("is_only_declared", shown == null);
                           }
                           return result;
                         }));
@@ -195,8 +196,16 @@ public final class CatalogRoutes {
 
   private Future<?> tableExists(RoutingContext ctx) {
     Body body = Requests.body(ctx);
-    body.optionalNonNegativeLong("version");
-    return catalog.findTable(pool, Authentication.tenant(ctx), tableId(ctx, body));
+    Long version = body.optionalNonNegativeLong("version");
+    String branch = Branches.fromBody(body);
+    Tenant tenant = Authentication.tenant(ctx);
+    List<String> id = tableId(ctx, body);
+    if (version == null) {
+      return catalog.findTable(pool, tenant, id);
+    }
+    return branches
+        .requireBranch(pool, tenant, id, branch)
+        .compose(table -> catalog.requireVersion(pool, tenant, table.id(), branch, version));
   }
 
   private Future<ObjectNode> dropNamespace(RoutingContext ctx) {

@@ -160,6 +160,11 @@ public final class Body {
 
   /** A required, non-empty array of objects of at most {@code max} items. */
   public List<Body> requiredObjectList(String name, int max) {
+    return requiredObjectList(name, 1, max);
+  }
+
+  /** The array of objects {@code name}, required, with {@code min} to {@code max} items. */
+  public List<Body> requiredObjectList(String name, int min, int max) {
     JsonNode value = field(name);
     if (value == null) {
       throw ApiException.invalidInput("'" + name + "' is required");
@@ -167,9 +172,9 @@ public final class Body {
     if (!value.isArray()) {
       throw ApiException.invalidInput("'" + name + "' must be an array of objects");
     }
-    if (value.isEmpty() || value.size() > max) {
+    if (value.size() < min || value.size() > max) {
       throw ApiException.invalidInput(
-          "'" + name + "' must hold 1 to " + max + " items, got " + value.size());
+          "'" + name + "' must hold " + min + " to " + max + " items, got " + value.size());
     }
     List<Body> result = new ArrayList<>(value.size());
     for (JsonNode item : value) {

@@ -51,7 +51,7 @@ public final class VersionService {
   /** One {@code BatchDeleteTableVersions}, alone or in a batch; returns how many went. */
   public Future<Integer> delete(SqlClient db, Tenant tenant, List<String> tableId, Body body) {
     List<VersionRange> ranges = new ArrayList<>();
-    for (Body range : body.requiredObjectList("ranges", MAX_RANGES)) {
+    for (Body range : body.requiredObjectList("ranges", 0, MAX_RANGES)) {
       ranges.add(
           new VersionRange(
               range.requiredNonNegativeLong("start_version"), range.requiredLong("end_version")));

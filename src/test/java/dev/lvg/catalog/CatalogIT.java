@@ -141,15 +141,27 @@ class CatalogIT {
     assertThat(described.get("table_uri").asText()).isEqualTo(declared.get("location").asText());
     assertThat(described.get("properties").get("team").asText()).isEqualTo("core");
 
+    api.post("/v1/table/db%24users/describe", "{\"version\":1}").assertError(404, 11);
+    api.post("/v1/table/db%24users/exists", "{\"version\":1}").assertError(404, 11);
     api.post("/v1/table/db%24users/version/create", Api.createBody(1, "u/1")).assertOk();
+    api.post("/v1/table/db%24users/version/create", Api.createBody(2, "u/2")).assertOk();
     assertThat(
             api.post("/v1/table/db%24users/describe", "{}").assertOk().get("version").longValue())
+        .isEqualTo(2);
+    assertThat(
+            api.post("/v1/table/db%24users/describe", "{\"version\":1}")
+                .assertOk()
+                .get("version")
+                .longValue())
         .isEqualTo(1);
+    api.post("/v1/table/db%24users/describe", "{\"version\":999}").assertError(404, 11);
+    assertThat(api.post("/v1/table/db%24users/exists", "{\"version\":2}").status()).isEqualTo(200);
+    api.post("/v1/table/db%24users/exists", "{\"version\":3}").assertError(404, 11);
 
     JsonNode deregistered = api.post("/v1/table/db%24users/deregister", "{}").assertOk();
     assertThat(deregistered.get("location").asText()).isEqualTo(declared.get("location").asText());
     api.post("/v1/table/db%24users/deregister", "{}").assertError(404, 4);
-    api.post("/v1/table/db%24users/version/create", Api.createBody(2, "u/2")).assertError(404, 4);
+    api.post("/v1/table/db%24users/version/create", Api.createBody(3, "u/3")).assertError(404, 4);
   }
 
   @Test

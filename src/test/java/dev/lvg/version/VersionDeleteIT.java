@@ -82,7 +82,9 @@ class VersionDeleteIT {
     String path = "/v1/table/ns%24t/version/delete";
     api.post(path, "{}").assertError(400, 13);
     api.post(path, null).assertError(400, 13);
-    api.post(path, "{\"ranges\":[]}").assertError(400, 13);
+    assertThat(api.post(path, "{\"ranges\":[]}").assertOk().get("deleted_count").asInt()).isZero();
+    api.post("/v1/table/ns%24nope/version/delete", "{\"ranges\":[]}").assertError(404, 4);
+    api.post("/v1/table/nope%24t/version/delete", "{\"ranges\":[]}").assertError(404, 1);
     api.post(path, "{\"ranges\":[{\"start_version\":-2,\"end_version\":3}]}").assertError(400, 13);
     api.post(path, "{\"ranges\":[{\"start_version\":5,\"end_version\":3}]}").assertError(400, 13);
     api.post(path, "{\"ranges\":[{\"start_version\":1}]}").assertError(400, 13);
