@@ -5,6 +5,7 @@ import dev.lvg.catalog.BranchRepository;
 import dev.lvg.catalog.CatalogRepository;
 import dev.lvg.catalog.Locations;
 import dev.lvg.catalog.NamespaceRepository;
+import dev.lvg.catalog.TableDrops;
 import dev.lvg.config.GatewayConfig;
 import dev.lvg.db.Database;
 import dev.lvg.db.EmbeddedDatabase;
@@ -57,6 +58,7 @@ public final class Gateway implements AutoCloseable {
   private final TenantDirectory tenants;
   private final S3AsyncClient s3;
   private final Manifests manifests;
+  private final TableDrops drops;
   private final AtomicInteger apiPort = new AtomicInteger();
   private final AtomicInteger managementPort = new AtomicInteger();
 
@@ -72,6 +74,7 @@ public final class Gateway implements AutoCloseable {
     ObjectStore store =
         root.isLocal() ? new LocalFileStore(vertx) : new S3Store(vertx, s3, root.bucket());
     this.manifests = new Manifests(root, store, config.finalizeManifests());
+    this.drops = new TableDrops(pool, root, store);
   }
 
   /** Tenants and keys of this gateway's database, for administration and tests. */
@@ -166,6 +169,7 @@ public final class Gateway implements AutoCloseable {
                             tenant -> LOG.info("bootstrap tenant '{}' ready", tenant.name())))
         .compose(bootstrapped -> bearerTokens)
         .compose(tokens -> deployApi(config, registry, tokens))
+        .compose(deployed -> vertx.deployVerticle(drops))
         .compose(
             deployed -> {
               ManagementVerticle management =

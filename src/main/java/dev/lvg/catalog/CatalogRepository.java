@@ -6,6 +6,7 @@ import dev.lvg.http.ObjectId;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
+import io.vertx.pgclient.PgException;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlClient;
@@ -21,6 +22,8 @@ import java.util.Map;
  * connection).
  */
 public final class CatalogRepository {
+  private static final String UNIQUE_VIOLATION = "23505";
+
   private final NamespaceRepository namespaces;
 
   public CatalogRepository(NamespaceRepository namespaces) {
@@ -47,6 +50,32 @@ public final class CatalogRepository {
       UPDATE lance_tables SET deregistered_at = now()
       WHERE tenant_id = $1 AND namespace = $2 AND name = $3 AND deregistered_at IS NULL
       RETURNING id, location, properties""";
+
+  /** Takes the table out of the catalog and queues the deletion of its data, in one statement. */
+  static final String DROP_TABLE =
+      """
+      WITH dropped AS (
+        UPDATE lance_tables SET deregistered_at = now(), dropped_at = now()
+        WHERE tenant_id = $1 AND namespace = $2 AND name = $3 AND deregistered_at IS NULL
+        RETURNING tenant_id, id, location, properties),
+      queued AS (
+        INSERT INTO table_drops (tenant_id, table_id, location)
+        SELECT tenant_id, id, location FROM dropped)
+      SELECT id, location, properties FROM dropped""";
+
+  /** Renames a live table into an existing namespace; its id, location and versions stay. */
+  static final String RENAME_TABLE =
+      """
+      UPDATE lance_tables SET namespace = $4, name = $5
+      WHERE tenant_id = $1 AND namespace = $2 AND name = $3 AND deregistered_at IS NULL
+        AND (cardinality($4::text[]) = 0
+             OR EXISTS (SELECT 1 FROM namespaces WHERE tenant_id = $1 AND path = $4))
+      RETURNING id, location, properties""";
+
+  /** Whether any table of the tenant, live or not, has ever had this location. */
+  static final String LOCATION_TAKEN =
+      "SELECT EXISTS (SELECT 1 FROM lance_tables WHERE tenant_id = $1 AND location = $2)";
+
   static final String LIST_TABLES =
       """
       SELECT name FROM lance_tables
@@ -191,6 +220,62 @@ public final class CatalogRepository {
                     new ApiException(
                         ErrorCode.TABLE_NOT_FOUND,
                         "table " + ObjectId.display(tableId) + " not found")));
+  }
+
+  /**
+   * Takes the table out of the catalog at once and queues its data for deletion (see {@link
+   * TableDrops}); fails with 404 code 1 or 4 when it does not exist.
+   */
+  public Future<TableRecord> dropTable(SqlClient db, Tenant tenant, List<String> tableId) {
+    requireTableId(tableId);
+    return db.preparedQuery(DROP_TABLE)
+        .execute(key(tenant, namespaceOf(tableId)).addString(nameOf(tableId)))
+        .compose(rows -> firstTableOrNotFound(rows, db, tenant, tableId));
+  }
+
+  /**
+   * Gives the table a new id: 404 code 4 (or 1) when it does not exist, 404 code 1 when the new
+   * namespace does not, 409 code 5 when the new id is taken.
+   */
+  public Future<TableRecord> renameTable(
+      SqlClient db, Tenant tenant, List<String> tableId, List<String> newId) {
+    requireTableId(tableId);
+    requireTableId(newId);
+    List<String> newNamespace = namespaceOf(newId);
+    return db.preparedQuery(RENAME_TABLE)
+        .execute(
+            key(tenant, namespaceOf(tableId))
+                .addString(nameOf(tableId))
+                .addArrayOfString(array(newNamespace))
+                .addString(nameOf(newId)))
+        .recover(
+            error ->
+                error instanceof PgException pg && UNIQUE_VIOLATION.equals(pg.getSqlState())
+                    ? Future.failedFuture(
+                        new ApiException(
+                            ErrorCode.TABLE_ALREADY_EXISTS,
+                            "table " + ObjectId.display(newId) + " already exists"))
+                    : Future.failedFuture(error))
+        .compose(
+            rows ->
+                rows.size() > 0
+                    ? Future.succeededFuture(table(rows.iterator().next()))
+                    : findTable(db, tenant, tableId)
+                        .compose(exists -> namespaces.describeNamespace(db, tenant, newNamespace))
+                        .compose(
+                            exists ->
+                                Future.failedFuture(
+                                    ApiException.conflict(
+                                        "table "
+                                            + ObjectId.display(tableId)
+                                            + " changed while it was renamed; retry"))));
+  }
+
+  /** Whether a table of the tenant, live, deregistered or dropped, has this location. */
+  public Future<Boolean> locationTaken(SqlClient db, Tenant tenant, String location) {
+    return db.preparedQuery(LOCATION_TAKEN)
+        .execute(Tuple.of(tenant.id(), location))
+        .map(rows -> rows.iterator().next().getBoolean(0));
   }
 
   /** Hides the table and its versions from every operation; the rows stay for an operator. */

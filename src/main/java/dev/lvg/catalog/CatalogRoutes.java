@@ -52,6 +52,8 @@ public final class CatalogRoutes {
     routes.post("/v1/table/:id/describe", Operations.json(this::describeTable));
     routes.post("/v1/table/:id/exists", Operations.noContent(this::tableExists));
     routes.post("/v1/table/:id/deregister", Operations.json(this::deregisterTable));
+    routes.post("/v1/table/:id/drop", Operations.json(this::dropTable));
+    routes.post("/v1/table/:id/rename", Operations.json(this::renameTable));
   }
 
   private Future<ObjectNode> createNamespace(RoutingContext ctx) {
@@ -262,6 +264,15 @@ public final class CatalogRoutes {
 
   private Future<ObjectNode> deregisterTable(RoutingContext ctx) {
     return service.deregister(pool, Authentication.tenant(ctx), tableId(ctx, Requests.body(ctx)));
+  }
+
+  private Future<ObjectNode> dropTable(RoutingContext ctx) {
+    return service.drop(pool, Authentication.tenant(ctx), tableId(ctx, Requests.body(ctx)));
+  }
+
+  private Future<ObjectNode> renameTable(RoutingContext ctx) {
+    Body body = Requests.requiredBody(ctx);
+    return service.rename(pool, Authentication.tenant(ctx), tableId(ctx, body), body);
   }
 
   private static List<String> tableId(RoutingContext ctx, Body body) {

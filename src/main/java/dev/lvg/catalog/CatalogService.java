@@ -4,12 +4,15 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.http.Body;
 import dev.lvg.http.Json;
+import dev.lvg.http.ObjectId;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.SqlClient;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * The catalog operations that run alone or inside a batch transaction, with their answers. Routes
@@ -41,31 +44,68 @@ public final class CatalogService {
 
   /** One {@code DeclareTable}, alone or as part of a batch. */
   public Future<ObjectNode> declare(SqlClient db, Tenant tenant, List<String> id, Body body) {
-    String location = location(tenant, id, body.optionalString("location"));
+    String given = body.optionalString("location");
     body.optionalBoolean("vend_credentials");
     Map<String, String> properties = body.optionalStringMap("properties");
-    return repository.createTable(db, tenant, id, location, properties).map(this::tableAccess);
+    CatalogRepository.requireTableId(id);
+    Future<String> location =
+        given == null
+            ? unusedDefaultLocation(db, tenant, id)
+            : Future.succeededFuture(locations.clientLocation(tenant, given));
+    return location
+        .compose(where -> repository.createTable(db, tenant, id, where, properties))
+        .map(this::tableAccess);
+  }
+
+  /**
+   * The table's default location, or, when a table that was dropped, deregistered or renamed away
+   * ever had it, the same with a unique suffix: a new incarnation of a name never shares a location
+   * with an old one, so a writer of the old table can never commit into the new one.
+   */
+  private Future<String> unusedDefaultLocation(SqlClient db, Tenant tenant, List<String> id) {
+    String location =
+        locations.defaultTableLocation(
+            tenant, CatalogRepository.namespaceOf(id), CatalogRepository.nameOf(id));
+    return repository
+        .locationTaken(db, tenant, location)
+        .map(taken -> taken ? Locations.withUniqueSuffix(location) : location);
+  }
+
+  /** One {@code DropTable}: out of the catalog now, its data deleted in the background. */
+  public Future<ObjectNode> drop(SqlClient db, Tenant tenant, List<String> id) {
+    return repository.dropTable(db, tenant, id).map(table -> removedTable(id, table));
+  }
+
+  /** One {@code RenameTable}: {@code new_table_name}, optionally {@code new_namespace_id}. */
+  public Future<ObjectNode> rename(SqlClient db, Tenant tenant, List<String> id, Body body) {
+    String newName = body.requiredNonEmptyString("new_table_name");
+    ObjectId.validateName(newName);
+    List<String> newNamespace = body.optionalStringList("new_namespace_id");
+    if (newNamespace != null) {
+      newNamespace.forEach(ObjectId::validateName);
+    }
+    CatalogRepository.requireTableId(id);
+    List<String> newId =
+        new ArrayList<>(newNamespace == null ? CatalogRepository.namespaceOf(id) : newNamespace);
+    newId.add(newName);
+    return repository
+        .renameTable(db, tenant, id, newId)
+        .map(table -> Json.object().put("transaction_id", UUID.randomUUID().toString()));
   }
 
   /** One {@code DeregisterTable}, alone or as part of a batch. */
   public Future<ObjectNode> deregister(SqlClient db, Tenant tenant, List<String> id) {
-    return repository
-        .deregisterTable(db, tenant, id)
-        .map(
-            table -> {
-              ObjectNode result = Json.object();
-              ArrayNode ids = result.putArray("id");
-              id.forEach(ids::add);
-              result.put("location", table.location());
-              return withProperties(result, table.properties());
-            });
+    return repository.deregisterTable(db, tenant, id).map(table -> removedTable(id, table));
   }
 
-  private String location(Tenant tenant, List<String> id, String given) {
-    return given == null
-        ? locations.defaultTableLocation(
-            tenant, CatalogRepository.namespaceOf(id), CatalogRepository.nameOf(id))
-        : locations.clientLocation(tenant, given);
+  /** The answer to a deregister or drop: the id, location and properties it had. */
+  private static ObjectNode removedTable(List<String> id, TableRecord table) {
+    ObjectNode result = Json.object();
+    ArrayNode ids = result.putArray("id");
+    id.forEach(ids::add);
+    result.put("location", table.location());
+    withProperties(result, table.properties());
+    return result.put("transaction_id", UUID.randomUUID().toString());
   }
 
   /** What a writer needs to reach the table and to know the gateway commits its versions. */

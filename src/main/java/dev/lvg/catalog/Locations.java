@@ -5,6 +5,7 @@ import dev.lvg.storage.StorageRoot;
 import dev.lvg.tenancy.Tenant;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * Where tables live: {@code <storage root>/<tenant>/<namespace parts>/<table>.lance}, and what a
@@ -33,6 +34,15 @@ public final class Locations {
       location.append('/').append(part);
     }
     return location.append('/').append(table).append(TABLE_SUFFIX).toString();
+  }
+
+  /** {@code <...>/<table>-<8 hex digits>.lance} for {@code <...>/<table>.lance}. */
+  static String withUniqueSuffix(String location) {
+    String base =
+        location.endsWith(TABLE_SUFFIX)
+            ? location.substring(0, location.length() - TABLE_SUFFIX.length())
+            : location;
+    return base + "-" + UUID.randomUUID().toString().substring(0, 8) + TABLE_SUFFIX;
   }
 
   /**

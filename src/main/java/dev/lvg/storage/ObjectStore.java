@@ -24,6 +24,13 @@ public interface ObjectStore {
   Future<Void> deleteIfExists(String key);
 
   /**
+   * Deletes every object under {@code directoryKey} (the key followed by {@code /}) and the
+   * directory itself where the store has one; answers how many objects went. Succeeds when nothing
+   * is there.
+   */
+  Future<Long> deleteTree(String directoryKey);
+
+  /**
    * Copies {@code staging} to {@code finalKey} unless {@code finalKey} exists (create-if-absent,
    * durable before it answers), marked with {@code attempt}, and describes the final object. When
    * {@code staging} equals {@code finalKey} it only checks that the object exists.

@@ -4,6 +4,8 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -92,6 +94,31 @@ public final class S3Store implements ObjectStore {
     return onContext(client.deleteObject(delete -> delete.bucket(bucket).key(key)))
         .<Void>mapEmpty()
         .recover(error -> failed("delete", key, error));
+  }
+
+  @Override
+  public Future<Long> deleteTree(String directoryKey) {
+    return deletePage(directoryKey + "/", null, 0);
+  }
+
+  /** Deletes one listing page of objects under {@code prefix}, then the next. */
+  private Future<Long> deletePage(String prefix, String continuation, long deleted) {
+    return onContext(
+            client.listObjectsV2(
+                list -> list.bucket(bucket).prefix(prefix).continuationToken(continuation)))
+        .recover(error -> failed("list", prefix, error))
+        .compose(
+            page -> {
+              List<Future<Void>> deletes = new ArrayList<>(page.contents().size());
+              page.contents().forEach(object -> deletes.add(deleteIfExists(object.key())));
+              long total = deleted + deletes.size();
+              return Future.all(deletes)
+                  .compose(
+                      done ->
+                          Boolean.TRUE.equals(page.isTruncated())
+                              ? deletePage(prefix, page.nextContinuationToken(), total)
+                              : Future.succeededFuture(total));
+            });
   }
 
   @Override

@@ -1,0 +1,131 @@
+package dev.lvg.catalog;
+
+import dev.lvg.storage.ObjectStore;
+import dev.lvg.storage.StorageRoot;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Deletes what dropped tables leave behind, off the request path: a drop queues a job in {@code
+ * table_drops} in the statement that takes the table out of the catalog; this verticle takes the
+ * jobs one at a time, deletes everything under the table's location, then its versions and branches
+ * and the job, in the transaction that holds the job's row lock. A crash leaves the job queued, and
+ * the next start (of any replica) finishes it; replicas skip each other's jobs.
+ *
+ * <p>Data is deleted only under the table's own location, and not at all when another table that
+ * was not dropped has a location equal to it, inside it or around it (a registered location can
+ * name any directory of the tenant's prefix): such a table's catalog entry goes, its data stays.
+ */
+public final class TableDrops extends VerticleBase {
+  private static final Logger LOG = LoggerFactory.getLogger(TableDrops.class);
+
+  /** How often an idle gateway looks for queued drops. */
+  static final long POLL_MILLIS = 1000;
+
+  static final String NEXT_DROP =
+      """
+      SELECT tenant_id, table_id, location FROM table_drops
+      ORDER BY requested_at LIMIT 1 FOR UPDATE SKIP LOCKED""";
+  static final String OVERLAPPING_TABLES =
+      """
+      SELECT count(*) FROM lance_tables
+      WHERE tenant_id = $1 AND id <> $2 AND dropped_at IS NULL
+        AND (location = $3 OR starts_with(location, $3 || '/') OR starts_with($3, location || '/'))""";
+  static final String FORGET_DROPPED =
+      """
+      WITH versions AS (DELETE FROM table_versions WHERE tenant_id = $1 AND table_id = $2),
+           branches AS (DELETE FROM table_branches WHERE tenant_id = $1 AND table_id = $2)
+      DELETE FROM table_drops WHERE tenant_id = $1 AND table_id = $2""";
+
+  private final Pool pool;
+  private final StorageRoot root;
+  private final ObjectStore store;
+  private volatile boolean stopped;
+
+  public TableDrops(Pool pool, StorageRoot root, ObjectStore store) {
+    this.pool = pool;
+    this.root = root;
+    this.store = store;
+  }
+
+  @Override
+  public Future<?> start() {
+    next(1);
+    return Future.succeededFuture();
+  }
+
+  @Override
+  public Future<?> stop() {
+    stopped = true;
+    return Future.succeededFuture();
+  }
+
+  private void next(long delayMillis) {
+    if (stopped) {
+      return;
+    }
+    vertx.setTimer(
+        delayMillis,
+        fired ->
+            finishOne()
+                .onComplete(
+                    done -> {
+                      if (done.failed()) {
+                        LOG.warn("deleting a dropped table failed; retrying: {}", done.cause());
+                      }
+                      next(done.succeeded() && done.result() ? 1 : POLL_MILLIS);
+                    }));
+  }
+
+  /** Finishes the oldest queued drop no one else is working on; answers whether there was one. */
+  Future<Boolean> finishOne() {
+    return pool.withTransaction(
+        conn ->
+            conn.query(NEXT_DROP)
+                .execute()
+                .compose(
+                    rows ->
+                        rows.size() == 0
+                            ? Future.succeededFuture(false)
+                            : finish(conn, rows.iterator().next()).map(true)));
+  }
+
+  private Future<Void> finish(SqlConnection conn, Row job) {
+    long tenant = job.getLong("tenant_id");
+    long table = job.getLong("table_id");
+    String location = job.getString("location");
+    Tuple key = Tuple.of(tenant, table);
+    return conn.preparedQuery(OVERLAPPING_TABLES)
+        .execute(Tuple.of(tenant, table, location))
+        .compose(
+            overlapping -> {
+              String storeKey = root.keyOf(location);
+              if (overlapping.iterator().next().getLong(0) > 0 || storeKey == null) {
+                LOG.warn(
+                    "dropped table {} of tenant {}: its data at {} stays (shared with another"
+                        + " table, or outside the storage root)",
+                    table,
+                    tenant,
+                    location);
+                return Future.succeededFuture(0L);
+              }
+              return store.deleteTree(storeKey);
+            })
+        .compose(
+            deleted -> {
+              LOG.info(
+                  "dropped table {} of tenant {}: {} objects deleted under {}",
+                  table,
+                  tenant,
+                  deleted,
+                  location);
+              return conn.preparedQuery(FORGET_DROPPED).execute(key).mapEmpty();
+            });
+  }
+}
