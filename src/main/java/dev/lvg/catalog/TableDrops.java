@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * table_drops} in the statement that takes the table out of the catalog; this verticle takes the
  * jobs one at a time, deletes everything under the table's location, then its versions and branches
  * and the job, in the transaction that holds the job's row lock. A crash leaves the job queued, and
- * the next start (of any replica) finishes it; replicas skip each other's jobs.
+ * the next start (of any replica) finishes it; replicas skip each other's jobs, and a gateway takes
+ * only jobs under its own storage root (gateways with different roots may share a database).
  *
  * <p>Data is deleted only under the table's own location, and not at all when another table that
  * was not dropped has a location equal to it, inside it or around it (a registered location can
@@ -31,6 +32,7 @@ public final class TableDrops extends VerticleBase {
   static final String NEXT_DROP =
       """
       SELECT tenant_id, table_id, location FROM table_drops
+      WHERE starts_with(location, $1)
       ORDER BY requested_at LIMIT 1 FOR UPDATE SKIP LOCKED""";
   static final String OVERLAPPING_TABLES =
       """
@@ -87,8 +89,8 @@ public final class TableDrops extends VerticleBase {
   Future<Boolean> finishOne() {
     return pool.withTransaction(
         conn ->
-            conn.query(NEXT_DROP)
-                .execute()
+            conn.preparedQuery(NEXT_DROP)
+                .execute(Tuple.of(root.locationPrefix()))
                 .compose(
                     rows ->
                         rows.size() == 0

@@ -43,6 +43,10 @@ public final class Migrations {
         name       TEXT NOT NULL,
         applied_at TIMESTAMPTZ NOT NULL DEFAULT now())""";
   private static final String APPLIED = "SELECT version FROM schema_migrations";
+
+  /** Keeps PostgreSQL's notice that the history table already exists out of the log. */
+  private static final String QUIET = "SET LOCAL client_min_messages = warning";
+
   private static final String RECORD =
       "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)";
 
@@ -71,7 +75,8 @@ public final class Migrations {
         conn ->
             conn.preparedQuery(LOCK)
                 .execute(Tuple.of(LOCK_KEY))
-                .compose(locked -> conn.query(CREATE_HISTORY).execute())
+                .compose(locked -> conn.query(QUIET).execute())
+                .compose(quiet -> conn.query(CREATE_HISTORY).execute())
                 .compose(created -> conn.query(APPLIED).execute())
                 .compose(
                     rows -> {

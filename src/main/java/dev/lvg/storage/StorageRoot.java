@@ -83,9 +83,14 @@ public final class StorageRoot {
     return base + "/" + tenant;
   }
 
+  /** What every location under this root starts with. */
+  public String locationPrefix() {
+    return base + "/";
+  }
+
   /** True when the location lies under this root. */
   public boolean contains(String location) {
-    return location.startsWith(base + "/");
+    return location.startsWith(locationPrefix());
   }
 
   /** A location or URI in the form locations take (a {@code file://} URI becomes its path). */

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Object;
 
 /** Finalization on an S3-compatible store (a real s3proxy server started by the test). */
 class S3FinalizeIT {
@@ -228,5 +229,46 @@ class S3FinalizeIT {
             .toList();
     assertThat(manifests)
         .containsExactly("18446744073709551613.manifest", "18446744073709551614.manifest");
+  }
+
+  @Test
+  void aDroppedTablesObjectsAreDeletedAndNoOtherTablesAre() throws Exception {
+    api.post(CREATE, create(1, stage("1.manifest-a", "t one"))).assertOk();
+    String keptKey =
+        api.post("/v1/table/ns%24tx/declare", "{}")
+            .assertOk()
+            .get("location")
+            .asText()
+            .substring(("s3://" + S3Server.BUCKET + "/").length());
+    // A neighbour whose name starts like the dropped table's: a prefix without the slash would
+    // take it too.
+    assertThat(keptKey).endsWith("/ns/tx.lance");
+    s3.client.putObject(
+        put -> put.bucket(S3Server.BUCKET).key(keptKey + "/data/rows.lance"),
+        RequestBody.fromString("rows"));
+    for (int i = 0; i < 30; i++) {
+      String key = tableKey + "/data/part-" + i + ".lance";
+      s3.client.putObject(
+          put -> put.bucket(S3Server.BUCKET).key(key), RequestBody.fromString("part"));
+    }
+
+    api.post("/v1/table/ns%24t/drop", null).assertOk();
+    api.post("/v1/table/ns%24t/describe", "{}").assertError(404, 4);
+    long deadline = System.currentTimeMillis() + 20_000;
+    while (!objectsUnder(tableKey + "/").isEmpty() && System.currentTimeMillis() < deadline) {
+      Thread.sleep(50);
+    }
+    assertThat(objectsUnder(tableKey + "/")).as("objects of the dropped table").isEmpty();
+    assertThat(objectsUnder(keptKey + "/")).containsExactly(keptKey + "/data/rows.lance");
+  }
+
+  private List<String> objectsUnder(String prefix) {
+    return s3
+        .client
+        .listObjectsV2(list -> list.bucket(S3Server.BUCKET).prefix(prefix))
+        .contents()
+        .stream()
+        .map(S3Object::key)
+        .toList();
   }
 }
