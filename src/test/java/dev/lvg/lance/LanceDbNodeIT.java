@@ -9,6 +9,10 @@ import dev.lvg.TestGateway;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -16,16 +20,15 @@ import org.junit.jupiter.api.Test;
 /**
  * LanceDB for Node ({@code @lancedb/lancedb@0.31.0}, pinned by the lock file in {@code
  * src/test/node/lancedb-smoke}) creates a table, adds rows, opens it, lists its versions and checks
- * out version 1 through the gateway, which finalizes every manifest.
+ * out version 1 through the gateway, which finalizes every manifest; and renames, drops, creates a
+ * dropped name again, drops every table and the namespace.
  */
 class LanceDbNodeIT {
   private static final Path PROJECT = Path.of("src/test/node/lancedb-smoke");
 
   @Test
   void createAddOpenListAndCheckOut() throws Exception {
-    if (!Files.isDirectory(PROJECT.resolve("node_modules/@lancedb/lancedb"))) {
-      run(List.of("npm", "ci", "--omit=optional", "--no-audit", "--no-fund"), 600);
-    }
+    installed();
     TestGateway gw = TestGateway.finalizing();
     String key = gw.newTenant("lancedb");
     Api api = gw.api(key);
@@ -57,6 +60,60 @@ class LanceDbNodeIT {
                   .toList())
           .as("final manifests (and Lance's own hint) only: no staging manifest or mark left")
           .containsExactly("18446744073709551613.manifest", "18446744073709551614.manifest");
+    }
+  }
+
+  @Test
+  void renameDropCreateAgainDropAllAndDropTheNamespace() throws Exception {
+    installed();
+    TestGateway gw = TestGateway.finalizing();
+    String key = gw.newTenant("lancedb-life");
+    Api api = gw.api(key);
+    api.post("/v1/namespace/ns1/create", "{}").assertOk();
+
+    String output = run(List.of("node", "lifecycle.mjs", gw.baseUrl, key), 180);
+    String[] lines = output.strip().split("\n");
+    JsonNode result = new ObjectMapper().readTree(lines[lines.length - 1]);
+    assertThat(result.get("namesAfterRename").toString()).isEqualTo("[\"taps\"]");
+    assertThat(result.get("renamedRows").intValue()).isEqualTo(4);
+    assertThat(result.get("renamedVersions").toString()).isEqualTo("[1,2,3]");
+    assertThat(result.get("namesAfterDrop").toString()).isEqualTo("[]");
+    assertThat(result.get("againRows").intValue()).isEqualTo(1);
+    assertThat(result.get("againVersions").toString()).isEqualTo("[1]");
+    assertThat(result.get("namesAfterDropAll").toString()).isEqualTo("[]");
+    assertThat(result.get("namespaces").get("namespaces").toString()).isEqualTo("[]");
+
+    // Every table the script made was dropped, so each one's data goes in the background; the
+    // re-created name got a location of its own.
+    api.post("/v1/namespace/ns1/describe", "{}").assertError(404, 1);
+    List<String> locations = new ArrayList<>();
+    try (Connection db = gw.jdbc();
+        PreparedStatement query =
+            db.prepareStatement(
+                "SELECT t.location, t.dropped_at IS NOT NULL FROM lance_tables t"
+                    + " JOIN api_keys k ON k.tenant_id = t.tenant_id"
+                    + " WHERE k.key_hash = encode(sha256(convert_to(?, 'UTF8')), 'hex')")) {
+      query.setString(1, key);
+      try (ResultSet rows = query.executeQuery()) {
+        while (rows.next()) {
+          assertThat(rows.getBoolean(2)).as("%s dropped", rows.getString(1)).isTrue();
+          locations.add(rows.getString(1));
+        }
+      }
+    }
+    assertThat(locations).hasSize(3).doesNotHaveDuplicates();
+    long deadline = System.currentTimeMillis() + 20_000;
+    for (String location : locations) {
+      while (Files.exists(Path.of(location)) && System.currentTimeMillis() < deadline) {
+        Thread.sleep(50);
+      }
+      assertThat(Path.of(location)).as("data of a dropped table").doesNotExist();
+    }
+  }
+
+  private static void installed() throws Exception {
+    if (!Files.isDirectory(PROJECT.resolve("node_modules/@lancedb/lancedb"))) {
+      run(List.of("npm", "ci", "--omit=optional", "--no-audit", "--no-fund"), 600);
     }
   }
 
