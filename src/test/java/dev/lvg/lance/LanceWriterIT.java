@@ -23,9 +23,15 @@ import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.lance.CommitBuilder;
 import org.lance.Dataset;
+import org.lance.Transaction;
 import org.lance.WriteParams;
 import org.lance.namespace.RestNamespace;
+import org.lance.namespace.model.DropTableRequest;
+import org.lance.namespace.model.RenameTableRequest;
+import org.lance.operation.UpdateConfig;
+import org.lance.operation.UpdateMap;
 
 /** Real Lance writers (lance-core through JNI) commit through the gateway's REST namespace. */
 class LanceWriterIT {
@@ -154,6 +160,94 @@ class LanceWriterIT {
     for (JsonNode version : listed) {
       assertThat(Path.of("/" + version.get("manifest_path").asText())).exists();
     }
+  }
+
+  @Test
+  void aStaleWriterOfADroppedTableCannotCommitIntoTheTableThatTookItsName() throws Exception {
+    String key = gw.newTenant("stale");
+    Api api = gw.api(key);
+    api.post("/v1/namespace/ns1/create", "{}").assertOk();
+    RestNamespace namespace = namespace(key);
+    write(namespace, WriteParams.WriteMode.CREATE, 0, 4);
+    String oldLocation =
+        api.post("/v1/table/ns1%24events/describe", "{}").assertOk().get("location").asText();
+
+    try (Dataset stale =
+        Dataset.open().allocator(allocator).namespaceClient(namespace).tableId(TABLE).build()) {
+      namespace.dropTable(new DropTableRequest().id(TABLE));
+      write(namespace(key), WriteParams.WriteMode.CREATE, 100, 2);
+      String newLocation =
+          api.post("/v1/table/ns1%24events/describe", "{}").assertOk().get("location").asText();
+      assertThat(newLocation).isNotEqualTo(oldLocation);
+
+      // The stale writer commits a change on top of the version it read, through the namespace,
+      // with its retries bounded (a Lance writer retries any refusal).
+      Metrics before = Metrics.scrape(gw);
+      try (Transaction change =
+          new Transaction.Builder()
+              .readVersion(stale.version())
+              .operation(
+                  UpdateConfig.builder()
+                      .configUpdates(
+                          UpdateMap.builder()
+                              .updates(Map.of("stale", "true"))
+                              .replace(false)
+                              .build())
+                      .build())
+              .build()) {
+        assertThatThrownBy(
+                () ->
+                    new CommitBuilder(stale)
+                        .namespaceClient(namespace)
+                        .tableId(TABLE)
+                        .maxRetries(1)
+                        .execute(change)
+                        .close())
+            .isInstanceOf(RuntimeException.class);
+      }
+      assertThat(Metrics.scrape(gw).since(before, Metrics.createOutcome("invalid")))
+          .as("the stale commits were refused as paths outside the new table")
+          .isPositive();
+      assertThat(Metrics.scrape(gw).since(before, Metrics.createOutcome("created"))).isZero();
+    }
+
+    try (Dataset current =
+        Dataset.open().allocator(allocator).namespaceClient(namespace).tableId(TABLE).build()) {
+      assertThat(current.version()).isEqualTo(1);
+      assertThat(LanceData.ids(current)).containsExactly(100L, 101L);
+    }
+    assertThat(api.post("/v1/table/ns1%24events/version/list", null).assertOk().get("versions"))
+        .hasSize(1);
+  }
+
+  @Test
+  void aRenamedTableKeepsItsHistoryForLanceWriters() throws Exception {
+    String key = gw.newTenant("renamed");
+    Api api = gw.api(key);
+    api.post("/v1/namespace/ns1/create", "{}").assertOk();
+    api.post("/v1/namespace/ns2/create", "{}").assertOk();
+    RestNamespace namespace = namespace(key);
+    write(namespace, WriteParams.WriteMode.CREATE, 0, 3);
+    write(namespace, WriteParams.WriteMode.APPEND, 3, 2);
+
+    namespace.renameTable(
+        new RenameTableRequest().id(TABLE).newTableName("moved").newNamespaceId(List.of("ns2")));
+    List<String> moved = List.of("ns2", "moved");
+    try (Dataset dataset =
+        Dataset.open().allocator(allocator).namespaceClient(namespace).tableId(moved).build()) {
+      assertThat(dataset.version()).isEqualTo(2);
+      assertThat(LanceData.ids(dataset)).containsExactly(0L, 1L, 2L, 3L, 4L);
+      dataset.delete("id < 2");
+    }
+    try (Dataset dataset =
+        Dataset.open().allocator(allocator).namespaceClient(namespace).tableId(moved).build()) {
+      assertThat(dataset.version()).isEqualTo(3);
+      assertThat(LanceData.ids(dataset)).containsExactly(2L, 3L, 4L);
+      try (Dataset first = dataset.checkoutVersion(1)) {
+        assertThat(LanceData.ids(first)).containsExactly(0L, 1L, 2L);
+      }
+    }
+    api.post("/v1/table/ns1%24events/describe", "{}").assertError(404, 4);
   }
 
   private static Set<Long> range(long first, int count) {
