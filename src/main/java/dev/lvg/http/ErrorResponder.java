@@ -46,8 +46,7 @@ public final class ErrorResponder implements Handler<RoutingContext> {
     String path = ctx.request().path();
     return switch (ctx.statusCode()) {
       case 413 -> ApiException.invalidInput("request body exceeds " + maxBodyBytes + " bytes");
-      case 404 ->
-          new ApiException(ErrorCode.UNSUPPORTED, "no such operation: " + method + " " + path);
+      case 404 -> new ApiException(ErrorCode.UNSUPPORTED, SpecOperations.refusal(method, path));
       case 405 ->
           new ApiException(
               ErrorCode.UNSUPPORTED, "method " + method + " is not supported on " + path);
