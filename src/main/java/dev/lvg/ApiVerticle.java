@@ -21,6 +21,7 @@ import dev.lvg.overload.Admission;
 import dev.lvg.overload.ConcurrencyLimiter;
 import dev.lvg.overload.TenantRateLimit;
 import dev.lvg.tenancy.TenantDirectory;
+import dev.lvg.transaction.TransactionRoutes;
 import dev.lvg.version.Committer;
 import dev.lvg.version.VersionRepository;
 import dev.lvg.version.VersionRoutes;
@@ -107,6 +108,7 @@ final class ApiVerticle extends VerticleBase {
     new CatalogRoutes(pool, catalog, paging).mount(routes);
     new BranchRoutes(pool, branches, paging).mount(routes);
     new BatchRoutes(pool, catalog, versions).mount(routes);
+    new TransactionRoutes(pool).mount(routes);
     ErrorResponder errors = new ErrorResponder(config.maxBodyBytes());
     router.route().failureHandler(errors);
     router.errorHandler(404, errors);

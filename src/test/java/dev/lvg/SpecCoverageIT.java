@@ -37,7 +37,8 @@ class SpecCoverageIT {
           "DeclareTable",
           "ListTableBranches",
           "CreateTableBranch",
-          "DeleteTableBranch");
+          "DeleteTableBranch",
+          "DescribeTransaction");
 
   @Test
   void everySpecOperationIsServedOrRefusedByName() {

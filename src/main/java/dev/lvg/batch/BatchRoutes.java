@@ -13,6 +13,7 @@ import dev.lvg.http.Operations;
 import dev.lvg.http.Requests;
 import dev.lvg.http.Routes;
 import dev.lvg.tenancy.Tenant;
+import dev.lvg.transaction.TransactionLog;
 import dev.lvg.version.Commit;
 import dev.lvg.version.NewVersion;
 import dev.lvg.version.VersionService;
@@ -21,7 +22,7 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlClient;
 import java.util.List;
-import java.util.UUID;
+import java.util.Map;
 
 /**
  * Atomic batches: every entry of a request runs on one connection inside one transaction, with the
@@ -56,15 +57,18 @@ public final class BatchRoutes {
             .map(entry -> NewVersion.from(tenant, ObjectId.fromBody(entry), entry))
             .toList();
     return pool.withTransaction(
-            tx -> Futures.sequence(entries, entry -> versions.createInTransaction(tx, entry)))
-        .map(
-            created -> {
-              ObjectNode result = Json.object();
-              ArrayNode list = result.putArray("versions");
-              created.forEach(one -> list.add(one.version().toJson()));
-              result.put("transaction_id", UUID.randomUUID().toString());
-              return result;
-            });
+        tx ->
+            Futures.sequence(entries, entry -> versions.createInTransaction(tx, entry))
+                .compose(
+                    created ->
+                        recorded(tx, tenant, "BatchCreateTableVersions", created.size())
+                            .map(
+                                transaction -> {
+                                  ObjectNode result = Json.object();
+                                  ArrayNode list = result.putArray("versions");
+                                  created.forEach(one -> list.add(one.version().toJson()));
+                                  return result.put("transaction_id", transaction);
+                                })));
   }
 
   private Future<ObjectNode> batchCommit(RoutingContext ctx) {
@@ -73,15 +77,25 @@ public final class BatchRoutes {
     List<Body> operations = body.requiredObjectList("operations", MAX_ENTRIES);
     operations.forEach(BatchRoutes::kindOf);
     return pool.withTransaction(
-            tx -> Futures.sequence(operations, operation -> run(tx, tenant, operation)))
-        .map(
-            results -> {
-              ObjectNode result = Json.object();
-              ArrayNode list = result.putArray("results");
-              results.forEach(list::add);
-              result.put("transaction_id", UUID.randomUUID().toString());
-              return result;
-            });
+        tx ->
+            Futures.sequence(operations, operation -> run(tx, tenant, operation))
+                .compose(
+                    results ->
+                        recorded(tx, tenant, "BatchCommitTables", results.size())
+                            .map(
+                                transaction -> {
+                                  ObjectNode result = Json.object();
+                                  ArrayNode list = result.putArray("results");
+                                  results.forEach(list::add);
+                                  return result.put("transaction_id", transaction);
+                                })));
+  }
+
+  /** Records a batch of {@code entries} entries in its own transaction; answers the id. */
+  private static Future<String> recorded(
+      SqlClient tx, Tenant tenant, String operation, int entries) {
+    return TransactionLog.record(
+        tx, tenant, operation, Map.of("entries", Integer.toString(entries)));
   }
 
   private static String kindOf(Body operation) {
@@ -104,8 +118,7 @@ public final class BatchRoutes {
               versions
                   .createInTransaction(tx, NewVersion.from(tenant, id, request))
                   .map(Commit::toJson);
-          case "delete_table_versions" ->
-              versions.delete(tx, tenant, id, request).map(VersionService::deletedJson);
+          case "delete_table_versions" -> versions.delete(tx, tenant, id, request);
           default -> catalog.deregister(tx, tenant, id);
         };
     return outcome.map(

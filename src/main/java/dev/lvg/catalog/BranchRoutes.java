@@ -9,11 +9,13 @@ import dev.lvg.http.Operations;
 import dev.lvg.http.Paging;
 import dev.lvg.http.Requests;
 import dev.lvg.http.Routes;
+import dev.lvg.tenancy.Tenant;
+import dev.lvg.transaction.TransactionLog;
 import io.vertx.core.Future;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
 import java.util.List;
-import java.util.UUID;
+import java.util.Map;
 
 /** The branch operations of one table. */
 public final class BranchRoutes {
@@ -40,10 +42,19 @@ public final class BranchRoutes {
     String fromBranch = body.optionalString("from_branch");
     Long fromVersion = body.optionalNonNegativeLong("from_version");
     String source = fromBranch == null || fromBranch.isEmpty() ? Branches.MAIN : fromBranch;
+    Tenant tenant = Authentication.tenant(ctx);
     return pool.withTransaction(
             tx ->
-                branches.create(tx, Authentication.tenant(ctx), tableId, name, source, fromVersion))
-        .map(done -> Json.object().put("transaction_id", UUID.randomUUID().toString()));
+                branches
+                    .create(tx, tenant, tableId, name, source, fromVersion)
+                    .compose(
+                        done ->
+                            TransactionLog.record(
+                                tx,
+                                tenant,
+                                "CreateTableBranch",
+                                Map.of("table", ObjectId.display(tableId), "branch", name))))
+        .map(transaction -> Json.object().put("transaction_id", transaction));
   }
 
   private Future<ObjectNode> listBranches(RoutingContext ctx) {
@@ -86,8 +97,18 @@ public final class BranchRoutes {
     Body body = Requests.requiredBody(ctx);
     List<String> tableId = ObjectId.fromRequest(ctx, body);
     String name = body.requiredNonEmptyString("name");
+    Tenant tenant = Authentication.tenant(ctx);
     return pool.withTransaction(
-            tx -> branches.delete(tx, Authentication.tenant(ctx), tableId, name))
-        .map(done -> Json.object().put("transaction_id", UUID.randomUUID().toString()));
+            tx ->
+                branches
+                    .delete(tx, tenant, tableId, name)
+                    .compose(
+                        done ->
+                            TransactionLog.record(
+                                tx,
+                                tenant,
+                                "DeleteTableBranch",
+                                Map.of("table", ObjectId.display(tableId), "branch", name))))
+        .map(transaction -> Json.object().put("transaction_id", transaction));
   }
 }

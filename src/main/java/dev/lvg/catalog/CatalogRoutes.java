@@ -263,16 +263,22 @@ public final class CatalogRoutes {
   }
 
   private Future<ObjectNode> deregisterTable(RoutingContext ctx) {
-    return service.deregister(pool, Authentication.tenant(ctx), tableId(ctx, Requests.body(ctx)));
+    List<String> id = tableId(ctx, Requests.body(ctx));
+    Tenant tenant = Authentication.tenant(ctx);
+    return pool.withTransaction(tx -> service.deregister(tx, tenant, id));
   }
 
   private Future<ObjectNode> dropTable(RoutingContext ctx) {
-    return service.drop(pool, Authentication.tenant(ctx), tableId(ctx, Requests.body(ctx)));
+    List<String> id = tableId(ctx, Requests.body(ctx));
+    Tenant tenant = Authentication.tenant(ctx);
+    return pool.withTransaction(tx -> service.drop(tx, tenant, id));
   }
 
   private Future<ObjectNode> renameTable(RoutingContext ctx) {
     Body body = Requests.requiredBody(ctx);
-    return service.rename(pool, Authentication.tenant(ctx), tableId(ctx, body), body);
+    List<String> id = tableId(ctx, body);
+    Tenant tenant = Authentication.tenant(ctx);
+    return pool.withTransaction(tx -> service.rename(tx, tenant, id, body));
   }
 
   private static List<String> tableId(RoutingContext ctx, Body body) {

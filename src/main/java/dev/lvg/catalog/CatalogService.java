@@ -6,13 +6,13 @@ import dev.lvg.http.Body;
 import dev.lvg.http.Json;
 import dev.lvg.http.ObjectId;
 import dev.lvg.tenancy.Tenant;
+import dev.lvg.transaction.TransactionLog;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.SqlClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /**
  * The catalog operations that run alone or inside a batch transaction, with their answers. Routes
@@ -73,7 +73,9 @@ public final class CatalogService {
 
   /** One {@code DropTable}: out of the catalog now, its data deleted in the background. */
   public Future<ObjectNode> drop(SqlClient db, Tenant tenant, List<String> id) {
-    return repository.dropTable(db, tenant, id).map(table -> removedTable(id, table));
+    return repository
+        .dropTable(db, tenant, id)
+        .compose(table -> removedTable(db, tenant, "DropTable", id, table));
   }
 
   /** One {@code RenameTable}: {@code new_table_name}, optionally {@code new_namespace_id}. */
@@ -90,22 +92,43 @@ public final class CatalogService {
     newId.add(newName);
     return repository
         .renameTable(db, tenant, id, newId)
-        .map(table -> Json.object().put("transaction_id", UUID.randomUUID().toString()));
+        .compose(
+            table ->
+                TransactionLog.record(
+                    db,
+                    tenant,
+                    "RenameTable",
+                    Map.of(
+                        "table", ObjectId.display(id),
+                        "new_table", ObjectId.display(newId),
+                        "location", table.location())))
+        .map(transaction -> Json.object().put("transaction_id", transaction));
   }
 
   /** One {@code DeregisterTable}, alone or as part of a batch. */
   public Future<ObjectNode> deregister(SqlClient db, Tenant tenant, List<String> id) {
-    return repository.deregisterTable(db, tenant, id).map(table -> removedTable(id, table));
+    return repository
+        .deregisterTable(db, tenant, id)
+        .compose(table -> removedTable(db, tenant, "DeregisterTable", id, table));
   }
 
-  /** The answer to a deregister or drop: the id, location and properties it had. */
-  private static ObjectNode removedTable(List<String> id, TableRecord table) {
-    ObjectNode result = Json.object();
-    ArrayNode ids = result.putArray("id");
-    id.forEach(ids::add);
-    result.put("location", table.location());
-    withProperties(result, table.properties());
-    return result.put("transaction_id", UUID.randomUUID().toString());
+  /** Records a deregister or drop; answers the id, location and properties the table had. */
+  private static Future<ObjectNode> removedTable(
+      SqlClient db, Tenant tenant, String operation, List<String> id, TableRecord table) {
+    return TransactionLog.record(
+            db,
+            tenant,
+            operation,
+            Map.of("table", ObjectId.display(id), "location", table.location()))
+        .map(
+            transaction -> {
+              ObjectNode result = Json.object();
+              ArrayNode ids = result.putArray("id");
+              id.forEach(ids::add);
+              result.put("location", table.location());
+              withProperties(result, table.properties());
+              return result.put("transaction_id", transaction);
+            });
   }
 
   /** What a writer needs to reach the table and to know the gateway commits its versions. */

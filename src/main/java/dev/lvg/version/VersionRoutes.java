@@ -12,6 +12,7 @@ import dev.lvg.http.Operations;
 import dev.lvg.http.Paging;
 import dev.lvg.http.Requests;
 import dev.lvg.http.Routes;
+import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
@@ -115,8 +116,8 @@ public final class VersionRoutes {
 
   private Future<ObjectNode> delete(RoutingContext ctx) {
     Body body = Requests.requiredBody(ctx);
-    return versions
-        .delete(pool, Authentication.tenant(ctx), ObjectId.fromRequest(ctx, body), body)
-        .map(VersionService::deletedJson);
+    Tenant tenant = Authentication.tenant(ctx);
+    List<String> tableId = ObjectId.fromRequest(ctx, body);
+    return pool.withTransaction(tx -> versions.delete(tx, tenant, tableId, body));
   }
 }

@@ -4,12 +4,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.catalog.Branches;
 import dev.lvg.http.Body;
 import dev.lvg.http.Json;
+import dev.lvg.http.ObjectId;
 import dev.lvg.tenancy.Tenant;
+import dev.lvg.transaction.TransactionLog;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.SqlClient;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
+import java.util.Map;
 
 /** The version operations that routes and batches share. */
 public final class VersionService {
@@ -48,21 +50,37 @@ public final class VersionService {
                     : Future.succeededFuture(new Commit(inserted.get(0).row(), true)));
   }
 
-  /** One {@code BatchDeleteTableVersions}, alone or in a batch; returns how many went. */
-  public Future<Integer> delete(SqlClient db, Tenant tenant, List<String> tableId, Body body) {
+  /**
+   * One {@code BatchDeleteTableVersions}, alone or in a batch, recorded as a transaction on the
+   * same client; answers the spec's response: how many went, and the transaction id.
+   */
+  public Future<ObjectNode> delete(SqlClient db, Tenant tenant, List<String> tableId, Body body) {
     List<VersionRange> ranges = new ArrayList<>();
     for (Body range : body.requiredObjectList("ranges", 0, MAX_RANGES)) {
       ranges.add(
           new VersionRange(
               range.requiredNonNegativeLong("start_version"), range.requiredLong("end_version")));
     }
-    return repository.deleteRanges(db, tenant, tableId, Branches.fromBody(body), ranges);
-  }
-
-  /** The spec's {@code BatchDeleteTableVersionsResponse}. */
-  public static ObjectNode deletedJson(int count) {
-    return Json.object()
-        .put("deleted_count", count)
-        .put("transaction_id", UUID.randomUUID().toString());
+    String branch = Branches.fromBody(body);
+    return repository
+        .deleteRanges(db, tenant, tableId, branch, ranges)
+        .compose(
+            count ->
+                TransactionLog.record(
+                        db,
+                        tenant,
+                        "BatchDeleteTableVersions",
+                        Map.of(
+                            "table",
+                            ObjectId.display(tableId),
+                            "branch",
+                            branch,
+                            "deleted_count",
+                            Integer.toString(count)))
+                    .map(
+                        transaction ->
+                            Json.object()
+                                .put("deleted_count", count)
+                                .put("transaction_id", transaction)));
   }
 }

@@ -1,0 +1,104 @@
+package dev.lvg.transaction;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lvg.http.ApiException;
+import dev.lvg.http.ErrorCode;
+import dev.lvg.http.Json;
+import dev.lvg.http.ObjectId;
+import dev.lvg.tenancy.Tenant;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.Tuple;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The transactions the gateway has answered, for {@code DescribeTransaction}. A version create's
+ * transaction is its version row (no extra write on the commit path); every other operation records
+ * one row, on the client it does its work with, so the record commits with the work or not at all.
+ * Only committed work is ever recorded, so every transaction found has succeeded.
+ */
+public final class TransactionLog {
+  static final String RECORD =
+      "INSERT INTO transactions (tenant_id, id, operation, properties) VALUES ($1, $2, $3, $4)";
+  static final String FIND =
+      "SELECT operation, properties FROM transactions WHERE tenant_id = $1 AND id = $2";
+  static final String FIND_VERSION =
+      """
+      SELECT t.namespace, t.name, v.branch, v.version, v.manifest_path
+      FROM table_versions v JOIN lance_tables t ON t.tenant_id = v.tenant_id AND t.id = v.table_id
+      WHERE v.tenant_id = $1 AND v.transaction_id = $2""";
+
+  private TransactionLog() {}
+
+  /** Records a transaction of {@code operation}; answers its id. */
+  public static Future<String> record(
+      SqlClient db, Tenant tenant, String operation, Map<String, String> properties) {
+    UUID id = UUID.randomUUID();
+    return db.preparedQuery(RECORD)
+        .execute(
+            Tuple.of(tenant.id(), id, operation, new JsonObject(new LinkedHashMap<>(properties))))
+        .map(id.toString());
+  }
+
+  /** {@code status} and {@code properties} of a transaction of the tenant; 404 code 10 if none. */
+  public static Future<ObjectNode> describe(SqlClient db, Tenant tenant, String transactionId) {
+    UUID id;
+    try {
+      id = UUID.fromString(transactionId);
+    } catch (IllegalArgumentException notUuid) {
+      return Future.failedFuture(notFound(transactionId));
+    }
+    Tuple key = Tuple.of(tenant.id(), id);
+    return db.preparedQuery(FIND)
+        .execute(key)
+        .compose(
+            rows -> {
+              if (rows.size() > 0) {
+                Row row = rows.iterator().next();
+                Map<String, String> properties = new LinkedHashMap<>();
+                properties.put("operation", row.getString("operation"));
+                row.getJsonObject("properties")
+                    .forEach(
+                        field -> properties.put(field.getKey(), String.valueOf(field.getValue())));
+                return Future.succeededFuture(succeeded(properties));
+              }
+              return db.preparedQuery(FIND_VERSION)
+                  .execute(key)
+                  .compose(
+                      versions -> {
+                        if (versions.size() == 0) {
+                          return Future.failedFuture(notFound(transactionId));
+                        }
+                        Row version = versions.iterator().next();
+                        Map<String, String> properties = new LinkedHashMap<>();
+                        properties.put("operation", "CreateTableVersion");
+                        List<String> table =
+                            new ArrayList<>(List.of(version.getArrayOfStrings("namespace")));
+                        table.add(version.getString("name"));
+                        properties.put("table", ObjectId.display(table));
+                        properties.put("branch", version.getString("branch"));
+                        properties.put("version", Long.toString(version.getLong("version")));
+                        properties.put("manifest_path", version.getString("manifest_path"));
+                        return Future.succeededFuture(succeeded(properties));
+                      });
+            });
+  }
+
+  private static ObjectNode succeeded(Map<String, String> properties) {
+    ObjectNode result = Json.object().put("status", "Succeeded");
+    ObjectNode fields = result.putObject("properties");
+    properties.forEach(fields::put);
+    return result;
+  }
+
+  private static ApiException notFound(String transactionId) {
+    return new ApiException(
+        ErrorCode.TRANSACTION_NOT_FOUND, "transaction " + transactionId + " not found");
+  }
+}
