@@ -17,6 +17,8 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
@@ -88,6 +90,22 @@ public final class LocalFileStore implements ObjectStore {
         () -> {
           Files.deleteIfExists(Path.of(key));
           return null;
+        });
+  }
+
+  @Override
+  public Future<Set<String>> list(String directoryKey) {
+    return blocking(
+        "list",
+        directoryKey,
+        () -> {
+          Set<String> names = new HashSet<>();
+          try (DirectoryStream<Path> entries = Files.newDirectoryStream(Path.of(directoryKey))) {
+            entries.forEach(entry -> names.add(entry.getFileName().toString()));
+          } catch (NoSuchFileException missing) {
+            return names;
+          }
+          return names;
         });
   }
 

@@ -1,6 +1,14 @@
 package dev.lvg.storage;
 
 import dev.lvg.http.ApiException;
+import io.vertx.core.Future;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Where a version's manifest goes. A Lance writer sends the path of a staging manifest relative to
@@ -29,6 +37,53 @@ public final class Manifests {
   /** False when every version is recorded as given. */
   public boolean finalizes() {
     return finalize;
+  }
+
+  /**
+   * Of the manifest paths recorded for versions, those whose manifest no longer exists (a writer's
+   * cleanup removed it): one listing per directory involved. Never reports a path outside the
+   * root's store, and nothing in record mode, where storage is never touched.
+   */
+  public Future<Set<String>> missing(Collection<String> manifestPaths) {
+    if (!finalize) {
+      return Future.succeededFuture(Set.of());
+    }
+    String storePrefix = root.keyOf(root.locationPrefix());
+    Map<String, Map<String, String>> byDirectory = new HashMap<>();
+    for (String path : manifestPaths) {
+      String key;
+      try {
+        key = root.manifestKey(path);
+      } catch (ApiException notAKey) {
+        continue;
+      }
+      int slash = key.lastIndexOf('/');
+      if (storePrefix == null || !key.startsWith(storePrefix) || slash < 0) {
+        continue;
+      }
+      byDirectory
+          .computeIfAbsent(key.substring(0, slash), directory -> new HashMap<>())
+          .put(key.substring(slash + 1), path);
+    }
+    List<Future<List<String>>> listings = new ArrayList<>(byDirectory.size());
+    byDirectory.forEach(
+        (directory, paths) ->
+            listings.add(
+                store
+                    .list(directory)
+                    .map(
+                        present ->
+                            paths.entrySet().stream()
+                                .filter(name -> !present.contains(name.getKey()))
+                                .map(Map.Entry::getValue)
+                                .toList())));
+    return Future.all(listings)
+        .map(
+            done -> {
+              Set<String> missing = new HashSet<>();
+              listings.forEach(listing -> missing.addAll(listing.result()));
+              return missing;
+            });
   }
 
   /** A staging manifest and the final manifest it becomes, as keys of one store. */

@@ -2,6 +2,7 @@ package dev.lvg.storage;
 
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
+import java.util.Set;
 
 /**
  * The object operations manifest finalization needs, for the local file system and for
@@ -22,6 +23,9 @@ public interface ObjectStore {
 
   /** Deletes the object; succeeds when it is already gone. */
   Future<Void> deleteIfExists(String key);
+
+  /** The names of the objects directly under {@code directoryKey}; empty when there are none. */
+  Future<Set<String>> list(String directoryKey);
 
   /**
    * Deletes every object under {@code directoryKey} (the key followed by {@code /}) and the

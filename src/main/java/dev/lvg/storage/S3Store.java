@@ -5,8 +5,10 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
@@ -94,6 +96,30 @@ public final class S3Store implements ObjectStore {
     return onContext(client.deleteObject(delete -> delete.bucket(bucket).key(key)))
         .<Void>mapEmpty()
         .recover(error -> failed("delete", key, error));
+  }
+
+  @Override
+  public Future<Set<String>> list(String directoryKey) {
+    return listPage(directoryKey + "/", null, new HashSet<>());
+  }
+
+  /** Adds the names of one listing page of objects directly under {@code prefix}, then the next. */
+  private Future<Set<String>> listPage(String prefix, String continuation, Set<String> names) {
+    return onContext(
+            client.listObjectsV2(
+                list ->
+                    list.bucket(bucket)
+                        .prefix(prefix)
+                        .delimiter("/")
+                        .continuationToken(continuation)))
+        .recover(error -> failed("list", prefix, error))
+        .compose(
+            page -> {
+              page.contents().forEach(object -> names.add(object.key().substring(prefix.length())));
+              return Boolean.TRUE.equals(page.isTruncated())
+                  ? listPage(prefix, page.nextContinuationToken(), names)
+                  : Future.succeededFuture(names);
+            });
   }
 
   @Override

@@ -18,6 +18,7 @@ import io.vertx.sqlclient.Pool;
 public final class Committer {
   private final Context context;
   private final CommitQueue queue;
+  private final Manifests manifests;
 
   /** Built outside any verticle: the pipeline gets an event loop context of its own. */
   public Committer(
@@ -29,6 +30,7 @@ public final class Committer {
       int batchSize,
       GatewayMetrics metrics) {
     this.context = vertx.getOrCreateContext();
+    this.manifests = manifests;
     this.queue =
         new CommitQueue(
             new VersionCommitter(pool, repository, manifests),
@@ -36,6 +38,11 @@ public final class Committer {
             batchSize,
             metrics::commitBatch);
     metrics.watchCommitQueue(queue::waiting);
+  }
+
+  /** Where the manifests of the versions it commits go. */
+  public Manifests manifests() {
+    return manifests;
   }
 
   /** Commits a version; the answer completes on the caller's context. */

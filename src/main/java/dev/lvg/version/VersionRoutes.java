@@ -6,6 +6,7 @@ import dev.lvg.auth.Authentication;
 import dev.lvg.catalog.Branches;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Body;
+import dev.lvg.http.ErrorCode;
 import dev.lvg.http.Json;
 import dev.lvg.http.ObjectId;
 import dev.lvg.http.Operations;
@@ -71,20 +72,32 @@ public final class VersionRoutes {
     Long after =
         Paging.decodeLong(tokenParam != null ? tokenParam : body.optionalString("page_token"));
     String branch = branch(ctx, body);
+    Tenant tenant = Authentication.tenant(ctx);
     return versions
         .repository()
-        .list(pool, Authentication.tenant(ctx), tableId, branch, descending, after, limit + 1)
-        .map(
-            page -> {
-              ObjectNode result = Json.object();
-              ArrayNode items = result.putArray("versions");
-              page.stream().limit(limit).forEach(version -> items.add(version.toJson()));
-              if (page.size() > limit) {
-                result.put(
-                    "page_token", Paging.encode(Long.toString(page.get(limit - 1).version())));
-              }
-              return result;
-            });
+        .list(pool, tenant, tableId, branch, descending, after, limit + 1)
+        .compose(
+            page ->
+                versions
+                    .present(
+                        pool,
+                        tenant,
+                        tableId,
+                        branch,
+                        page.subList(0, Math.min(limit, page.size())))
+                    .map(
+                        shown -> {
+                          ObjectNode result = Json.object();
+                          ArrayNode items = result.putArray("versions");
+                          shown.forEach(version -> items.add(version.toJson()));
+                          // The token follows the rows read, so pruned ones do not end the walk.
+                          if (page.size() > limit) {
+                            result.put(
+                                "page_token",
+                                Paging.encode(Long.toString(page.get(limit - 1).version())));
+                          }
+                          return result;
+                        }));
   }
 
   /** The branch from the {@code branch} query parameter, else from the body, else main. */
@@ -103,15 +116,21 @@ public final class VersionRoutes {
     Body body = Requests.body(ctx);
     List<String> tableId = ObjectId.fromRequest(ctx, body);
     Long version = body.optionalNonNegativeLong("version");
+    String branch = branch(ctx, body);
+    Tenant tenant = Authentication.tenant(ctx);
     return versions
         .repository()
-        .describe(pool, Authentication.tenant(ctx), tableId, branch(ctx, body), version)
-        .map(
-            found -> {
-              ObjectNode result = Json.object();
-              result.set("version", found.toJson());
-              return result;
-            });
+        .describe(pool, tenant, tableId, branch, version)
+        .compose(found -> versions.present(pool, tenant, tableId, branch, List.of(found)))
+        .compose(
+            shown ->
+                shown.isEmpty()
+                    ? Future.failedFuture(
+                        new ApiException(
+                            ErrorCode.TABLE_VERSION_NOT_FOUND,
+                            "the version's manifest was removed from storage by a cleanup"
+                                + " of the table"))
+                    : Future.succeededFuture(Json.object().set("version", shown.get(0).toJson())));
   }
 
   private Future<ObjectNode> delete(RoutingContext ctx) {

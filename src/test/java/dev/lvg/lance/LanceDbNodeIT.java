@@ -111,6 +111,40 @@ class LanceDbNodeIT {
     }
   }
 
+  @Test
+  void versionsACleanupRemovedLeaveTheCatalog() throws Exception {
+    installed();
+    TestGateway gw = TestGateway.finalizing();
+    String key = gw.newTenant("lancedb-cleanup");
+    Api api = gw.api(key);
+    api.post("/v1/namespace/ns1/create", "{}").assertOk();
+
+    String output = run(List.of("node", "cleanup.mjs", gw.baseUrl, key), 180);
+    String[] lines = output.strip().split("\n");
+    JsonNode result = new ObjectMapper().readTree(lines[lines.length - 1]);
+    assertThat(result.get("before").toString()).isEqualTo("[1,2,3,4]");
+    assertThat(result.get("failed").toString()).isEqualTo("[]");
+    long latest = result.get("after").get(result.get("after").size() - 1).asLong();
+
+    JsonNode listed =
+        api.post("/v1/table/ns1%24pruned/version/list", null).assertOk().get("versions");
+    assertThat(listed).as("only versions whose manifests exist").isNotEmpty();
+    for (JsonNode version : listed) {
+      assertThat(Path.of("/" + version.get("manifest_path").asText())).exists();
+    }
+    assertThat(listed.get(listed.size() - 1).get("version").asLong()).isEqualTo(latest);
+    api.post("/v1/table/ns1%24pruned/version/describe", "{\"version\":1}").assertError(404, 11);
+    assertThat(
+            api.post("/v1/table/ns1%24pruned/version/describe", "{}")
+                .assertOk()
+                .get("version")
+                .get("version")
+                .asLong())
+        .isEqualTo(latest);
+    assertThat(api.post("/v1/table/ns1%24pruned/describe", "{}").assertOk().get("version").asLong())
+        .isEqualTo(latest);
+  }
+
   private static void installed() throws Exception {
     if (!Files.isDirectory(PROJECT.resolve("node_modules/@lancedb/lancedb"))) {
       run(List.of("npm", "ci", "--omit=optional", "--no-audit", "--no-fund"), 600);

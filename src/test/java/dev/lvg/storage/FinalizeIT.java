@@ -8,6 +8,9 @@ import dev.lvg.TableLock;
 import dev.lvg.TestGateway;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -226,5 +229,40 @@ class FinalizeIT {
     try (var files = Files.list(table.resolve("_versions"))) {
       return files.map(f -> f.getFileName().toString()).toList();
     }
+  }
+
+  @Test
+  void versionsWhoseManifestsAWriterRemovedLeaveTheCatalogWhenRead() throws Exception {
+    for (long v = 1; v <= 4; v++) {
+      api.post(CREATE, create(v, stage(v + ".manifest-" + UUID.randomUUID(), "m" + v), "V1"))
+          .assertOk();
+    }
+    // A writer's cleanup removes old manifests without telling the catalog.
+    Files.delete(table.resolve("_versions/1.manifest"));
+    Files.delete(table.resolve("_versions/3.manifest"));
+
+    JsonNode page = api.post("/v1/table/ns%24t/version/list?limit=2", null).assertOk();
+    assertThat(page.get("versions")).extracting(v -> v.get("version").asLong()).containsExactly(2L);
+    JsonNode rest =
+        api.post(
+                "/v1/table/ns%24t/version/list?limit=2&page_token="
+                    + page.get("page_token").asText(),
+                null)
+            .assertOk();
+    assertThat(rest.get("versions")).extracting(v -> v.get("version").asLong()).containsExactly(4L);
+    api.post("/v1/table/ns%24t/version/describe", "{\"version\":1}").assertError(404, 11);
+    api.post("/v1/table/ns%24t/version/describe", "{\"version\":2}").assertOk();
+    try (Connection db = gw.jdbc();
+        Statement statement = db.createStatement();
+        ResultSet rows =
+            statement.executeQuery(
+                "SELECT count(*) FROM table_versions v JOIN lance_tables t ON t.id = v.table_id"
+                    + " WHERE t.location = '"
+                    + table
+                    + "'")) {
+      rows.next();
+      assertThat(rows.getInt(1)).as("the pruned versions' rows are gone").isEqualTo(2);
+    }
+    api.post(CREATE, create(5, stage("5.manifest-" + UUID.randomUUID(), "m5"), "V1")).assertOk();
   }
 }

@@ -1,0 +1,30 @@
+// Usage: node cleanup.mjs <gateway url> <api key>; the namespace ns1 must exist. Prints one JSON
+// line. Commits four versions, prunes every version but the latest (optimize with cleanup), then
+// checks out every version the catalog still lists.
+import * as lancedb from "@lancedb/lancedb";
+
+const [uri, apiKey] = process.argv.slice(2);
+const db = await lancedb.connectNamespace("rest", { uri, headers: { "x-api-key": apiKey } });
+const table = await db.createTable("pruned", [{ id: 1 }], ["ns1"]);
+await table.add([{ id: 2 }]);
+await table.add([{ id: 3 }]);
+await table.add([{ id: 4 }]);
+const before = (await table.listVersions()).map((v) => v.version);
+await new Promise((resolve) => setTimeout(resolve, 50));
+const stats = await table.optimize({ cleanupOlderThan: new Date(), deleteUnverified: true });
+const opened = await db.openTable("pruned", ["ns1"]);
+const after = (await opened.listVersions()).map((v) => v.version);
+const checkedOut = [];
+const failed = [];
+for (const version of after) {
+  try {
+    await opened.checkout(version);
+    await opened.countRows();
+    checkedOut.push(version);
+  } catch (e) {
+    failed.push(`${version}: ${e.message.split("\n")[0]}`);
+  }
+}
+console.log(
+  JSON.stringify({ before, after, checkedOut, failed, removed: stats.prune?.oldVersionsRemoved ?? stats.prune?.oldVersions }),
+);
