@@ -28,15 +28,10 @@ class LanceDbNodeIT {
 
   @Test
   void createAddOpenListAndCheckOut() throws Exception {
-    installed();
     TestGateway gw = TestGateway.finalizing();
     String key = gw.newTenant("lancedb");
     Api api = gw.api(key);
-    api.post("/v1/namespace/ns1/create", "{}").assertOk();
-
-    String output = run(List.of("node", "smoke.mjs", gw.baseUrl, key), 120);
-    String[] lines = output.strip().split("\n");
-    JsonNode result = new ObjectMapper().readTree(lines[lines.length - 1]);
+    JsonNode result = script(gw, key, api, "smoke.mjs");
     assertThat(result.get("rows").intValue()).isEqualTo(3);
     assertThat(result.get("versions").toString()).isEqualTo("[1,2]");
     assertThat(result.get("rowsAtVersion1").intValue()).isEqualTo(2);
@@ -65,15 +60,10 @@ class LanceDbNodeIT {
 
   @Test
   void renameDropCreateAgainDropAllAndDropTheNamespace() throws Exception {
-    installed();
     TestGateway gw = TestGateway.finalizing();
     String key = gw.newTenant("lancedb-life");
     Api api = gw.api(key);
-    api.post("/v1/namespace/ns1/create", "{}").assertOk();
-
-    String output = run(List.of("node", "lifecycle.mjs", gw.baseUrl, key), 180);
-    String[] lines = output.strip().split("\n");
-    JsonNode result = new ObjectMapper().readTree(lines[lines.length - 1]);
+    JsonNode result = script(gw, key, api, "lifecycle.mjs");
     assertThat(result.get("namesAfterRename").toString()).isEqualTo("[\"taps\"]");
     assertThat(result.get("renamedRows").intValue()).isEqualTo(4);
     assertThat(result.get("renamedVersions").toString()).isEqualTo("[1,2,3]");
@@ -113,15 +103,10 @@ class LanceDbNodeIT {
 
   @Test
   void versionsACleanupRemovedLeaveTheCatalog() throws Exception {
-    installed();
     TestGateway gw = TestGateway.finalizing();
     String key = gw.newTenant("lancedb-cleanup");
     Api api = gw.api(key);
-    api.post("/v1/namespace/ns1/create", "{}").assertOk();
-
-    String output = run(List.of("node", "cleanup.mjs", gw.baseUrl, key), 180);
-    String[] lines = output.strip().split("\n");
-    JsonNode result = new ObjectMapper().readTree(lines[lines.length - 1]);
+    JsonNode result = script(gw, key, api, "cleanup.mjs");
     assertThat(result.get("before").toString()).isEqualTo("[1,2,3,4]");
     assertThat(result.get("failed").toString()).isEqualTo("[]");
     long latest = result.get("after").get(result.get("after").size() - 1).asLong();
@@ -145,10 +130,19 @@ class LanceDbNodeIT {
         .isEqualTo(latest);
   }
 
-  private static void installed() throws Exception {
+  /**
+   * Creates namespace ns1 for the tenant of {@code key}, runs {@code script} against the gateway
+   * and answers the JSON line it printed last.
+   */
+  private static JsonNode script(TestGateway gw, String key, Api api, String script)
+      throws Exception {
     if (!Files.isDirectory(PROJECT.resolve("node_modules/@lancedb/lancedb"))) {
       run(List.of("npm", "ci", "--omit=optional", "--no-audit", "--no-fund"), 600);
     }
+    api.post("/v1/namespace/ns1/create", "{}").assertOk();
+    String output = run(List.of("node", script, gw.baseUrl, key), 180);
+    String[] lines = output.strip().split("\n");
+    return new ObjectMapper().readTree(lines[lines.length - 1]);
   }
 
   private static String run(List<String> command, long timeoutSeconds) throws Exception {
