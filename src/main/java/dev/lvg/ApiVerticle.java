@@ -20,6 +20,7 @@ import dev.lvg.metrics.HttpMetrics;
 import dev.lvg.overload.Admission;
 import dev.lvg.overload.ConcurrencyLimiter;
 import dev.lvg.overload.TenantRateLimit;
+import dev.lvg.tag.TagRoutes;
 import dev.lvg.tenancy.TenantDirectory;
 import dev.lvg.transaction.TransactionRoutes;
 import dev.lvg.version.Committer;
@@ -109,6 +110,7 @@ final class ApiVerticle extends VerticleBase {
     new BranchRoutes(pool, branches, paging).mount(routes);
     new BatchRoutes(pool, catalog, versions).mount(routes);
     new TransactionRoutes(pool).mount(routes);
+    new TagRoutes(pool, branches, shared.committer().manifests(), paging).mount(routes);
     ErrorResponder errors = new ErrorResponder(config.maxBodyBytes());
     router.route().failureHandler(errors);
     router.errorHandler(404, errors);

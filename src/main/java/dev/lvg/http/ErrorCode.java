@@ -12,6 +12,8 @@ public enum ErrorCode {
   NAMESPACE_NOT_EMPTY(3, 409, "/errors/conflict", "Namespace not empty"),
   TABLE_NOT_FOUND(4, 404, "/errors/not-found-error", "Table not found"),
   TABLE_ALREADY_EXISTS(5, 409, "/errors/conflict", "Table already exists"),
+  TABLE_TAG_NOT_FOUND(8, 404, "/errors/not-found-error", "Table tag not found"),
+  TABLE_TAG_ALREADY_EXISTS(9, 409, "/errors/conflict", "Table tag already exists"),
   TRANSACTION_NOT_FOUND(10, 404, "/errors/not-found-error", "Transaction not found"),
   TABLE_VERSION_NOT_FOUND(11, 404, "/errors/not-found-error", "Table version not found"),
   INVALID_INPUT(13, 400, "/errors/bad-request", "Malformed request"),

@@ -4,6 +4,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
@@ -13,12 +14,14 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
@@ -91,6 +94,51 @@ public final class LocalFileStore implements ObjectStore {
           Files.deleteIfExists(Path.of(key));
           return null;
         });
+  }
+
+  @Override
+  public Future<Boolean> createIfAbsent(String key, Buffer bytes) {
+    return blocking(
+        "create",
+        key,
+        () -> {
+          Path target = Path.of(key);
+          Path written = writeAside(target, bytes);
+          try {
+            Files.createLink(target, written);
+          } catch (FileAlreadyExistsException exists) {
+            return false;
+          } finally {
+            Files.deleteIfExists(written);
+          }
+          syncDirectory(target.getParent());
+          return true;
+        });
+  }
+
+  @Override
+  public Future<Void> replace(String key, Buffer bytes) {
+    return blocking(
+        "write",
+        key,
+        () -> {
+          Path target = Path.of(key);
+          Files.move(writeAside(target, bytes), target, StandardCopyOption.ATOMIC_MOVE);
+          syncDirectory(target.getParent());
+          return null;
+        });
+  }
+
+  /** Writes and syncs {@code bytes} to a fresh file next to {@code target}; answers its path. */
+  private static Path writeAside(Path target, Buffer bytes) throws IOException {
+    Files.createDirectories(target.getParent());
+    Path aside = target.resolveSibling(target.getFileName() + ".lvg-" + UUID.randomUUID());
+    try (FileChannel channel =
+        FileChannel.open(aside, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      channel.write(ByteBuffer.wrap(bytes.getBytes()));
+      channel.force(true);
+    }
+    return aside;
   }
 
   @Override

@@ -34,6 +34,16 @@ public final class Manifests {
     this.finalize = finalize;
   }
 
+  /** The storage root the tables' locations lie under. */
+  public StorageRoot root() {
+    return root;
+  }
+
+  /** The store of the root's objects. */
+  public ObjectStore store() {
+    return store;
+  }
+
   /** False when every version is recorded as given. */
   public boolean finalizes() {
     return finalize;

@@ -24,6 +24,12 @@ public interface ObjectStore {
   /** Deletes the object; succeeds when it is already gone. */
   Future<Void> deleteIfExists(String key);
 
+  /** Writes {@code bytes} to {@code key} unless it exists, durably; answers whether it did. */
+  Future<Boolean> createIfAbsent(String key, Buffer bytes);
+
+  /** Writes {@code bytes} to {@code key}, replacing what is there at once and durably. */
+  Future<Void> replace(String key, Buffer bytes);
+
   /** The names of the objects directly under {@code directoryKey}; empty when there are none. */
   Future<Set<String>> list(String directoryKey);
 

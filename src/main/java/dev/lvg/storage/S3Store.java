@@ -99,6 +99,26 @@ public final class S3Store implements ObjectStore {
   }
 
   @Override
+  public Future<Boolean> createIfAbsent(String key, Buffer bytes) {
+    return head(key)
+        .map(false)
+        .recover(
+            error ->
+                error instanceof NoSuchObjectException
+                    ? put(key, bytes, Map.of())
+                    : Future.failedFuture(error));
+  }
+
+  @Override
+  public Future<Void> replace(String key, Buffer bytes) {
+    return onContext(
+            client.putObject(
+                put -> put.bucket(bucket).key(key), AsyncRequestBody.fromBytes(bytes.getBytes())))
+        .<Void>mapEmpty()
+        .recover(error -> failed("write", key, error));
+  }
+
+  @Override
   public Future<Set<String>> list(String directoryKey) {
     return listPage(directoryKey + "/", null, new HashSet<>());
   }
@@ -186,15 +206,15 @@ public final class S3Store implements ObjectStore {
         .recover(
             error ->
                 error instanceof NoSuchObjectException
-                    ? put(key, bytes, attempt)
+                    ? put(key, bytes, Map.of(ATTEMPT, attempt))
                     : Future.failedFuture(error));
   }
 
-  private Future<Boolean> put(String key, Buffer bytes, String attempt) {
+  /** PUTs with {@code If-None-Match: *}; answers false when the object exists. */
+  private Future<Boolean> put(String key, Buffer bytes, Map<String, String> metadata) {
     return onContext(
             client.putObject(
-                put ->
-                    put.bucket(bucket).key(key).ifNoneMatch("*").metadata(Map.of(ATTEMPT, attempt)),
+                put -> put.bucket(bucket).key(key).ifNoneMatch("*").metadata(metadata),
                 AsyncRequestBody.fromBytes(bytes.getBytes())))
         .map(true)
         .recover(

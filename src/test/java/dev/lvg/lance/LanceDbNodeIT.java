@@ -130,6 +130,26 @@ class LanceDbNodeIT {
         .isEqualTo(latest);
   }
 
+  @Test
+  void tagsMadeOnEitherSideAreSeenOnTheOther() throws Exception {
+    TestGateway gw = TestGateway.finalizing();
+    String key = gw.newTenant("lancedb-tags");
+    Api api = gw.api(key);
+    JsonNode result = script(gw, key, api, "tags.mjs");
+    JsonNode listed = result.get("listedByGateway");
+    assertThat(listed.get("status").asInt()).isEqualTo(200);
+    assertThat(listed.get("body").get("tags").get("by-lancedb").get("version").asLong())
+        .isEqualTo(1);
+    assertThat(listed.get("body").get("tags").get("by-lancedb").get("manifestSize").asLong())
+        .isPositive();
+    assertThat(result.get("created").asInt()).isEqualTo(200);
+    assertThat(result.get("seenByLanceDb").toString()).isEqualTo("[\"by-gateway\",\"by-lancedb\"]");
+    assertThat(result.get("versionOfGatewayTag").asLong()).isEqualTo(2);
+    assertThat(result.get("rowsAtGatewayTag").asInt()).isEqualTo(3);
+    assertThat(result.get("rowsAtLanceDbTag").asInt()).isEqualTo(2);
+    assertThat(result.get("afterDelete").asInt()).as("a tag LanceDB deleted").isEqualTo(404);
+  }
+
   /**
    * Creates namespace ns1 for the tenant of {@code key}, runs {@code script} against the gateway
    * and answers the JSON line it printed last.
