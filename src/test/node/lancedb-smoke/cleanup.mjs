@@ -1,6 +1,7 @@
 // Usage: node cleanup.mjs <gateway url> <api key>; the namespace ns1 must exist. Prints one JSON
-// line. Commits four versions, prunes every version but the latest (optimize with cleanup), then
-// checks out every version the catalog still lists.
+// line. Commits versions with every kind of write (add, delete, update, merge insert, restore),
+// prunes every version but the latest (optimize with cleanup), then checks out every version the
+// catalog still lists.
 import * as lancedb from "@lancedb/lancedb";
 
 const [uri, apiKey] = process.argv.slice(2);
@@ -9,6 +10,19 @@ const table = await db.createTable("pruned", [{ id: 1 }], ["ns1"]);
 await table.add([{ id: 2 }]);
 await table.add([{ id: 3 }]);
 await table.add([{ id: 4 }]);
+// Every kind of write a LanceDB user makes commits a version through the gateway.
+await table.delete("id = 2");
+await table.update({ where: "id = 3", values: { id: 30 } });
+await table
+  .mergeInsert("id")
+  .whenMatchedUpdateAll()
+  .whenNotMatchedInsertAll()
+  .execute([{ id: 4 }, { id: 5 }]);
+const ids = async (t) => (await t.query().toArray()).map((row) => Number(row.id)).sort((a, b) => a - b);
+const written = await ids(table);
+await table.checkout(4);
+await table.restore();
+const restored = await ids(table);
 const before = (await table.listVersions()).map((v) => v.version);
 await new Promise((resolve) => setTimeout(resolve, 50));
 const stats = await table.optimize({ cleanupOlderThan: new Date(), deleteUnverified: true });
@@ -26,5 +40,13 @@ for (const version of after) {
   }
 }
 console.log(
-  JSON.stringify({ before, after, checkedOut, failed, removed: stats.prune?.oldVersionsRemoved ?? stats.prune?.oldVersions }),
+  JSON.stringify({
+    written,
+    restored,
+    before,
+    after,
+    checkedOut,
+    failed,
+    removed: stats.prune?.oldVersionsRemoved ?? stats.prune?.oldVersions,
+  }),
 );

@@ -102,12 +102,14 @@ class LanceDbNodeIT {
   }
 
   @Test
-  void versionsACleanupRemovedLeaveTheCatalog() throws Exception {
+  void everyKindOfWriteCommitsAndVersionsACleanupRemovedLeaveTheCatalog() throws Exception {
     TestGateway gw = TestGateway.finalizing();
     String key = gw.newTenant("lancedb-cleanup");
     Api api = gw.api(key);
     JsonNode result = script(gw, key, api, "cleanup.mjs");
-    assertThat(result.get("before").toString()).isEqualTo("[1,2,3,4]");
+    assertThat(result.get("written").toString()).isEqualTo("[1,4,5,30]");
+    assertThat(result.get("restored").toString()).isEqualTo("[1,2,3,4]");
+    assertThat(result.get("before").toString()).isEqualTo("[1,2,3,4,5,6,7,8]");
     assertThat(result.get("failed").toString()).isEqualTo("[]");
     long latest = result.get("after").get(result.get("after").size() - 1).asLong();
 
