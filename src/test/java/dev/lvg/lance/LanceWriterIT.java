@@ -27,6 +27,7 @@ import org.lance.CommitBuilder;
 import org.lance.Dataset;
 import org.lance.Transaction;
 import org.lance.WriteParams;
+import org.lance.cleanup.CleanupPolicy;
 import org.lance.namespace.RestNamespace;
 import org.lance.namespace.model.DropTableRequest;
 import org.lance.namespace.model.RenameTableRequest;
@@ -248,6 +249,37 @@ class LanceWriterIT {
       }
     }
     api.post("/v1/table/ns1%24events/describe", "{}").assertError(404, 4);
+  }
+
+  @Test
+  void versionsALanceCleanupRemovedLeaveTheCatalog() throws Exception {
+    String key = gw.newTenant("cleanup");
+    Api api = gw.api(key);
+    api.post("/v1/namespace/ns1/create", "{}").assertOk();
+    RestNamespace namespace = namespace(key);
+    write(namespace, WriteParams.WriteMode.CREATE, 0, 2);
+    write(namespace, WriteParams.WriteMode.APPEND, 2, 2);
+    write(namespace, WriteParams.WriteMode.APPEND, 4, 2);
+    assertThat(api.post("/v1/table/ns1%24events/version/list", null).assertOk().get("versions"))
+        .hasSize(3);
+
+    try (Dataset dataset =
+        Dataset.open().allocator(allocator).namespaceClient(namespace).tableId(TABLE).build()) {
+      dataset.cleanupWithPolicy(
+          CleanupPolicy.builder().withBeforeVersion(3).withDeleteUnverified(true).build());
+    }
+    JsonNode listed =
+        api.post("/v1/table/ns1%24events/version/list", null).assertOk().get("versions");
+    assertThat(listed).extracting(v -> v.get("version").asLong()).containsExactly(3L);
+    api.post("/v1/table/ns1%24events/version/describe", "{\"version\":1}").assertError(404, 11);
+    try (Dataset dataset =
+        Dataset.open().allocator(allocator).namespaceClient(namespace).tableId(TABLE).build()) {
+      assertThat(LanceData.ids(dataset)).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
+    }
+    write(namespace, WriteParams.WriteMode.APPEND, 6, 1);
+    assertThat(api.post("/v1/table/ns1%24events/version/list", null).assertOk().get("versions"))
+        .extracting(v -> v.get("version").asLong())
+        .containsExactly(3L, 4L);
   }
 
   private static Set<Long> range(long first, int count) {
