@@ -262,6 +262,22 @@ class S3FinalizeIT {
     assertThat(objectsUnder(keptKey + "/")).containsExactly(keptKey + "/data/rows.lance");
   }
 
+  @Test
+  void tagsAreObjectsUnderTheTablesRefs() {
+    api.post(CREATE, create(1, stage("1.manifest-t", "tagged version"))).assertOk();
+    api.post("/v1/table/ns%24t/tags/create", "{\"tag\":\"release\",\"version\":1}").assertOk();
+    api.post("/v1/table/ns%24t/tags/create", "{\"tag\":\"release\",\"version\":1}")
+        .assertError(409, 9);
+    String tagKey = tableKey + "/_refs/tags/release.json";
+    assertThat(read(tagKey)).contains("\"version\"").contains("\"manifestSize\" : 14");
+    JsonNode tags = api.post("/v1/table/ns%24t/tags/list", "{}").assertOk().get("tags");
+    assertThat(tags.get("release").get("version").asLong()).isEqualTo(1);
+    assertThat(tags.get("release").get("manifestSize").asLong()).isEqualTo(14);
+    api.post("/v1/table/ns%24t/tags/delete", "{\"tag\":\"release\"}").assertOk();
+    assertThat(exists(tagKey)).isFalse();
+    api.post("/v1/table/ns%24t/tags/version", "{\"tag\":\"release\"}").assertError(404, 8);
+  }
+
   private List<String> objectsUnder(String prefix) {
     return s3
         .client
