@@ -119,15 +119,6 @@ public final class VersionRepository {
       WHERE v.tenant_id = $1 AND v.table_id = $2 AND v.branch = $3
         AND v.version >= r.start_version AND (r.end_version = -1 OR v.version < r.end_version)""";
 
-  /** Deletes the given versions of a live table, each only while it still has the given path. */
-  static final String DELETE_PRUNED =
-      """
-      DELETE FROM table_versions v
-      USING lance_tables t, unnest($5::bigint[], $6::text[]) AS r(version, path)
-      WHERE t.tenant_id = $1 AND t.namespace = $2 AND t.name = $3 AND t.deregistered_at IS NULL
-        AND v.tenant_id = $1 AND v.table_id = t.id AND v.branch = $4
-        AND v.version = r.version AND v.manifest_path = r.path""";
-
   /** A row a statement inserted, with its key and (when asked for) its table's location. */
   record Inserted(
       String rowAddress,
@@ -330,21 +321,6 @@ public final class VersionRepository {
                             .addArrayOfLong(starts)
                             .addArrayOfLong(ends))
                     .map(RowSet::rowCount));
-  }
-
-  /**
-   * Removes {@code gone} (versions whose manifests a writer's cleanup removed) from the catalog.
-   */
-  public Future<Void> deletePruned(
-      SqlClient db, Tenant tenant, List<String> tableId, String branch, List<TableVersion> gone) {
-    return db.preparedQuery(DELETE_PRUNED)
-        .execute(
-            tableKey(tenant, tableId)
-                .addString(branch)
-                .addArrayOfLong(gone.stream().map(TableVersion::version).toArray(Long[]::new))
-                .addArrayOfString(
-                    gone.stream().map(TableVersion::manifestPath).toArray(String[]::new)))
-        .mapEmpty();
   }
 
   private static List<TableVersion> versions(RowSet<Row> rows) {

@@ -5,7 +5,6 @@ import dev.lvg.catalog.Branches;
 import dev.lvg.http.Body;
 import dev.lvg.http.Json;
 import dev.lvg.http.ObjectId;
-import dev.lvg.storage.Manifests;
 import dev.lvg.tenancy.Tenant;
 import dev.lvg.transaction.TransactionLog;
 import io.vertx.core.Future;
@@ -20,41 +19,21 @@ public final class VersionService {
 
   private final VersionRepository repository;
   private final Committer committer;
-  private final Manifests manifests;
+  private final PrunedVersions pruned;
 
   public VersionService(VersionRepository repository, Committer committer) {
     this.repository = repository;
     this.committer = committer;
-    this.manifests = committer.manifests();
+    this.pruned = new PrunedVersions(committer.manifests());
   }
 
   /**
-   * Of {@code rows} (versions of one table and branch), those whose manifests still exist. A
-   * writer's cleanup removes old manifests without telling the catalog; the versions it pruned are
-   * found here, when they are read, and leave the catalog. Storage is not read in record mode.
+   * Of {@code rows} (versions of one table and branch), those whose manifests still exist; see
+   * {@link PrunedVersions}.
    */
   public Future<List<TableVersion>> present(
       SqlClient db, Tenant tenant, List<String> tableId, String branch, List<TableVersion> rows) {
-    if (rows.isEmpty()) {
-      return Future.succeededFuture(rows);
-    }
-    return manifests
-        .missing(rows.stream().map(TableVersion::manifestPath).toList())
-        .compose(
-            missing -> {
-              if (missing.isEmpty()) {
-                return Future.succeededFuture(rows);
-              }
-              List<TableVersion> gone =
-                  rows.stream().filter(row -> missing.contains(row.manifestPath())).toList();
-              return repository
-                  .deletePruned(db, tenant, tableId, branch, gone)
-                  .map(
-                      deleted ->
-                          rows.stream()
-                              .filter(row -> !missing.contains(row.manifestPath()))
-                              .toList());
-            });
+    return pruned.present(db, tenant, tableId, branch, rows);
   }
 
   public VersionRepository repository() {
