@@ -1,7 +1,7 @@
 // Usage: node cleanup.mjs <gateway url> <api key>; the namespace ns1 must exist. Prints one JSON
 // line. Commits versions with every kind of write (add, delete, update, merge insert, restore),
 // prunes every version but the latest (optimize with cleanup), then checks out every version the
-// catalog still lists.
+// gateway still lists.
 import * as lancedb from "@lancedb/lancedb";
 
 const [uri, apiKey] = process.argv.slice(2);
@@ -27,7 +27,12 @@ const before = (await table.listVersions()).map((v) => v.version);
 await new Promise((resolve) => setTimeout(resolve, 50));
 const stats = await table.optimize({ cleanupOlderThan: new Date(), deleteUnverified: true });
 const opened = await db.openTable("pruned", ["ns1"]);
-const after = (await opened.listVersions()).map((v) => v.version);
+// The versions the gateway lists, each of which must check out.
+const listing = await fetch(`${uri}/v1/table/ns1%24pruned/version/list`, {
+  method: "POST",
+  headers: { "x-api-key": apiKey },
+});
+const after = (await listing.json()).versions.map((v) => v.version);
 const checkedOut = [];
 const failed = [];
 for (const version of after) {

@@ -6,13 +6,13 @@ package dev.lvg.overload;
  * with the baseline, the lowest window mean of the last {@link #BASELINE_BUCKETS} seconds:
  *
  * <ul>
+ *   <li>with the limit not in use during the window (in-flight stayed below {@link #IN_USE} of it),
+ *       it stays: latency far from the limit is not caused by it;
  *   <li>above {@code tolerance} times the baseline and above {@code acceptedNanos}, requests are
  *       queueing somewhere (the database, the disk, the event loops): the limit shrinks by {@link
  *       #DECREASE}. The accepted latency keeps a group-committing server, whose latency rises with
  *       its batches long before it is overloaded, from shedding at moderate load;
- *   <li>at or below it, and with the limit actually in use during the window (in-flight reached
- *       {@link #IN_USE} of it), the limit grows by about its square root;
- *   <li>otherwise it stays.
+ *   <li>otherwise the limit grows by about its square root.
  * </ul>
  *
  * The baseline forgets old minima after a while, so a lasting change in the environment (a slower
@@ -102,9 +102,12 @@ final class AdaptiveLimit {
       baseline = mean;
     }
     remember(now, mean);
-    if (mean > tolerance * baseline && mean > acceptedNanos) {
+    if (peakInFlight < IN_USE * limit) {
+      // Far from the limit, latency says nothing about it: requests are not queueing behind it,
+      // and shrinking it would only shed the next burst.
+    } else if (mean > tolerance * baseline && mean > acceptedNanos) {
       limit = Math.max(min, limit * DECREASE);
-    } else if (peakInFlight >= IN_USE * limit) {
+    } else {
       limit = Math.min(max, limit + Math.max(1, Math.sqrt(limit)));
     }
     windowStart = now;

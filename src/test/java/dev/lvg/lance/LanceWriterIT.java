@@ -263,11 +263,19 @@ class LanceWriterIT {
     assertThat(api.post("/v1/table/ns1%24events/version/list", null).assertOk().get("versions"))
         .hasSize(3);
 
+    Metrics before = Metrics.scrape(gw);
     try (Dataset dataset =
         Dataset.open().allocator(allocator).namespaceClient(namespace).tableId(TABLE).build()) {
       dataset.cleanupWithPolicy(
           CleanupPolicy.builder().withBeforeVersion(3).withDeleteUnverified(true).build());
     }
+    assertThat(
+            Metrics.scrape(gw)
+                .since(
+                    before,
+                    "lvg_http_server_requests_seconds_count{method=\"POST\",route=\"/v1/table/:id/version/delete\",status=\"200\"}"))
+        .as("Lance's cleanup does not tell the catalog")
+        .isZero();
     JsonNode listed =
         api.post("/v1/table/ns1%24events/version/list", null).assertOk().get("versions");
     assertThat(listed).extracting(v -> v.get("version").asLong()).containsExactly(3L);

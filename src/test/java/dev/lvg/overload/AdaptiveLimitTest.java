@@ -61,6 +61,19 @@ class AdaptiveLimitTest {
   }
 
   @Test
+  void slowRequestsFarBelowTheLimitDoNotShrinkIt() {
+    AdaptiveLimit limit = new AdaptiveLimit(32, 4, 64, WINDOW, 2.0, 0);
+    window(limit, 5, 32);
+    int before = limit.limit();
+    for (int i = 0; i < 10; i++) {
+      window(limit, 80, 3);
+    }
+    assertThat(limit.limit()).isEqualTo(before);
+    window(limit, 80, before);
+    assertThat(limit.limit()).isLessThan(before);
+  }
+
+  @Test
   void latencyWithinToleranceKeepsTheLimit() {
     AdaptiveLimit limit = new AdaptiveLimit(32, 4, 64, WINDOW, 2.0, 0);
     window(limit, 5, 1);

@@ -34,7 +34,7 @@ class OverloadIT {
                 "LVG_ADMISSION_INITIAL_LIMIT", "2",
                 "LVG_ADMISSION_MIN_LIMIT", "1",
                 "LVG_ADMISSION_MAX_LIMIT", "2",
-                "LVG_ADMISSION_MAX_WAIT_MS", "200"));
+                "LVG_ADMISSION_MAX_WAIT_MS", "1000"));
   }
 
   @AfterAll
