@@ -97,15 +97,15 @@ set xtics ("0.5" 0.5, "1" 1, "2" 2, "4" 4)
 set key top left
 set grid
 set title "goodput (200/s)"
-plot "$DATA" using (\$1 eq "on" ? \$2 : 1/0):3 with linespoints lw 2 title "with admission control", \
-     "$DATA" using (\$1 eq "off" ? \$2 : 1/0):3 with linespoints lw 2 title "without"
+plot "$DATA" using (strcol(1) eq "on" ? \$2 : 1/0):3 with linespoints lw 2 title "with admission control", \
+     "$DATA" using (strcol(1) eq "off" ? \$2 : 1/0):3 with linespoints lw 2 title "without"
 set title "shed (503/s)"
-plot "$DATA" using (\$1 eq "on" ? \$2 : 1/0):4 with linespoints lw 2 title "with admission control", \
-     "$DATA" using (\$1 eq "off" ? \$2 : 1/0):4 with linespoints lw 2 title "without"
+plot "$DATA" using (strcol(1) eq "on" ? \$2 : 1/0):4 with linespoints lw 2 title "with admission control", \
+     "$DATA" using (strcol(1) eq "off" ? \$2 : 1/0):4 with linespoints lw 2 title "without"
 set title "p99 of admitted requests (ms)"
 set logscale y 10
-plot "$DATA" using (\$1 eq "on" ? \$2 : 1/0):5 with linespoints lw 2 title "with admission control", \
-     "$DATA" using (\$1 eq "off" ? \$2 : 1/0):5 with linespoints lw 2 title "without"
+plot "$DATA" using (strcol(1) eq "on" ? \$2 : 1/0):5 with linespoints lw 2 title "with admission control", \
+     "$DATA" using (strcol(1) eq "off" ? \$2 : 1/0):5 with linespoints lw 2 title "without"
 unset multiplot
 PLOT
 

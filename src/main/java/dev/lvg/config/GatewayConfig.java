@@ -231,7 +231,7 @@ public record GatewayConfig(
         max,
         s.integer("LVG_ADMISSION_MAX_WAIT_MS", 25, 0, 60_000),
         parsed,
-        s.integer("LVG_ADMISSION_ACCEPTED_LATENCY_MS", 20, 0, 60_000));
+        s.integer("LVG_ADMISSION_ACCEPTED_LATENCY_MS", 100, 0, 60_000));
   }
 
   /** {@code tenant=rate[:burst],...}. */
