@@ -32,6 +32,7 @@ import io.vertx.core.Handler;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -86,7 +87,17 @@ final class ApiVerticle extends VerticleBase {
         new HttpServerOptions().setCompressionSupported(true).setMaxInitialLineLength(16 * 1024);
     return vertx
         .createHttpServer(options)
-        .requestHandler(router())
+        .requestHandler(
+            new Handler<HttpServerRequest>() {
+              private final Router router = router();
+
+              @Override
+              public void handle(HttpServerRequest request) {
+                if (!ErrorResponder.rejectMalformedUri(request)) {
+                  router.handle(request);
+                }
+              }
+            })
         .listen(port, shared.config().host())
         .onSuccess(
             listening -> {

@@ -1,7 +1,10 @@
 package dev.lvg.http;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Handler;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
@@ -88,15 +91,48 @@ public final class ErrorResponder implements Handler<RoutingContext> {
   }
 
   static void send(RoutingContext ctx, ErrorCode code, int status, String message) {
-    ObjectNode body =
-        Json.object()
-            .put("code", code.code)
-            .put("error", message)
-            .put("type", code.type)
-            .put("title", code.title)
-            .put("status", status)
-            .put("detail", message)
-            .put("instance", ctx.request().path());
-    Json.respond(ctx, status, body);
+    Json.respond(ctx, status, body(code, status, message, ctx.request().path()));
+  }
+
+  private static ObjectNode body(ErrorCode code, int status, String message, String instance) {
+    return Json.object()
+        .put("code", code.code)
+        .put("error", message)
+        .put("type", code.type)
+        .put("title", code.title)
+        .put("status", status)
+        .put("detail", message)
+        .put("instance", instance);
+  }
+
+  /**
+   * Answers 400 code 13 to a request whose URI holds a {@code %} not followed by two hex digits,
+   * before any router sees it (the router would answer plain text and log the failure); answers
+   * whether it did.
+   */
+  public static boolean rejectMalformedUri(HttpServerRequest request) {
+    String uri = request.uri();
+    for (int i = uri.indexOf('%'); i >= 0; i = uri.indexOf('%', i + 1)) {
+      if (i + 2 >= uri.length()
+          || Character.digit(uri.charAt(i + 1), 16) < 0
+          || Character.digit(uri.charAt(i + 2), 16) < 0) {
+        int query = uri.indexOf('?');
+        String path = query < 0 ? uri : uri.substring(0, query);
+        String message = "the request URI has a '%' that is not followed by two hex digits";
+        byte[] bytes;
+        try {
+          bytes = Json.MAPPER.writeValueAsBytes(body(ErrorCode.INVALID_INPUT, 400, message, path));
+        } catch (JsonProcessingException impossible) {
+          throw new IllegalStateException(impossible);
+        }
+        request
+            .response()
+            .setStatusCode(400)
+            .putHeader("Content-Type", "application/json")
+            .end(Buffer.buffer(bytes));
+        return true;
+      }
+    }
+    return false;
   }
 }
