@@ -63,13 +63,18 @@ public final class TagRoutes {
 
   /** The table the request names, on its main branch; refuses when tags are not served. */
   private Future<TableRecord> table(RoutingContext ctx, Body body) {
+    return table(ctx, body, Branches.MAIN);
+  }
+
+  /** The table the request names, which must have {@code branch} (404 code 22 otherwise). */
+  private Future<TableRecord> table(RoutingContext ctx, Body body, String branch) {
     if (!served) {
       throw new ApiException(
           ErrorCode.UNSUPPORTED,
           "tags live in the dataset's storage, which this gateway does not touch in record mode");
     }
     return branches.requireBranch(
-        pool, Authentication.tenant(ctx), ObjectId.fromRequest(ctx, body), Branches.MAIN);
+        pool, Authentication.tenant(ctx), ObjectId.fromRequest(ctx, body), branch);
   }
 
   private static String tagName(Body body) {
@@ -147,10 +152,10 @@ public final class TagRoutes {
     long version = body.requiredNonNegativeLong("version");
     String branch = Branches.fromBody(body);
     Tenant tenant = Authentication.tenant(ctx);
-    return table(ctx, body)
+    return table(ctx, body, branch)
         .compose(
             table ->
-                manifestSize(tenant, ctx, body, branch, version)
+                manifestSize(tenant, table, branch, version)
                     .compose(
                         size -> {
                           String now = Instant.now().toString();
@@ -166,14 +171,14 @@ public final class TagRoutes {
     long version = body.requiredNonNegativeLong("version");
     String branch = Branches.fromBody(body);
     Tenant tenant = Authentication.tenant(ctx);
-    return table(ctx, body)
+    return table(ctx, body, branch)
         .compose(
             table ->
                 files
                     .read(table.location(), tag)
                     .compose(
                         old ->
-                            manifestSize(tenant, ctx, body, branch, version)
+                            manifestSize(tenant, table, branch, version)
                                 .compose(
                                     size ->
                                         files.replace(
@@ -198,15 +203,10 @@ public final class TagRoutes {
         .compose(done -> recorded(tenant, "DeleteTableTag", ctx, body, tag, null));
   }
 
-  /** The manifest size of a version the branch has; 404 code 22 or 11 when it does not. */
-  private Future<Long> manifestSize(
-      Tenant tenant, RoutingContext ctx, Body body, String branch, long version) {
-    return branches
-        .requireBranch(pool, tenant, ObjectId.fromRequest(ctx, body), branch)
-        .compose(
-            table ->
-                pool.preparedQuery(MANIFEST_SIZE)
-                    .execute(Tuple.of(tenant.id(), table.id(), branch, version)))
+  /** The manifest size of a version {@code table}'s branch has; 404 code 11 when it has not. */
+  private Future<Long> manifestSize(Tenant tenant, TableRecord table, String branch, long version) {
+    return pool.preparedQuery(MANIFEST_SIZE)
+        .execute(Tuple.of(tenant.id(), table.id(), branch, version))
         .compose(
             rows ->
                 rows.size() == 0
