@@ -11,8 +11,10 @@ import dev.lvg.catalog.CatalogService;
 import dev.lvg.catalog.Locations;
 import dev.lvg.config.GatewayConfig;
 import dev.lvg.http.ApiException;
+import dev.lvg.http.ConnectionGuard;
 import dev.lvg.http.ErrorResponder;
 import dev.lvg.http.JsonBodies;
+import dev.lvg.http.OutageLog;
 import dev.lvg.http.Paging;
 import dev.lvg.http.Routes;
 import dev.lvg.metrics.GatewayMetrics;
@@ -39,6 +41,8 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.PlatformHandler;
 import io.vertx.sqlclient.Pool;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -62,14 +66,20 @@ final class ApiVerticle extends VerticleBase {
       ConcurrencyLimiter writes,
       TenantRateLimit tenantRateLimit,
       GatewayMetrics metrics,
-      HttpMetrics httpMetrics) {}
+      HttpMetrics httpMetrics,
+      AtomicBoolean draining,
+      AtomicInteger openConnections,
+      OutageLog outages) {}
 
   private static final JsonBodies JSON_BODIES = new JsonBodies();
+  private static final ApiException SHUTTING_DOWN =
+      ApiException.unavailable("the gateway is shutting down; retry shortly");
 
   private final Shared shared;
   private final int port;
   private final AtomicInteger boundPort;
   private HttpServer server;
+  private ConnectionGuard guard;
 
   /**
    * {@code port} is the port to listen on (negative: a random port all instances share); the port
@@ -83,17 +93,36 @@ final class ApiVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
+    GatewayConfig.Deadlines deadlines = shared.config().deadlines();
+    guard =
+        new ConnectionGuard(
+            deadlines.headTimeoutMillis(),
+            deadlines.idleTimeoutMillis(),
+            deadlines.bodyTimeoutMillis(),
+            deadlines.maxConnections(),
+            shared.openConnections());
+    guard.start(vertx);
     HttpServerOptions options =
-        new HttpServerOptions().setCompressionSupported(true).setMaxInitialLineLength(16 * 1024);
+        new HttpServerOptions()
+            .setCompressionSupported(true)
+            .setMaxInitialLineLength(16 * 1024)
+            // HTTP/1.1 only: with cleartext HTTP/2 on, a connection exists only once its first
+            // bytes are in, so a peer that connects and says nothing would escape the head timeout.
+            .setHttp2ClearTextEnabled(false);
     return vertx
         .createHttpServer(options)
+        .connectionHandler(guard::connected)
+        .invalidRequestHandler(ErrorResponder::rejectUndecodable)
         .requestHandler(
             new Handler<HttpServerRequest>() {
               private final Router router = router();
 
               @Override
               public void handle(HttpServerRequest request) {
-                if (!ErrorResponder.rejectMalformedUri(request)) {
+                guard.requested(request);
+                if (shared.draining().get()) {
+                  ErrorResponder.answer(request, SHUTTING_DOWN, 503, true);
+                } else if (!ErrorResponder.rejectMalformedUri(request)) {
                   router.handle(request);
                 }
               }
@@ -122,7 +151,7 @@ final class ApiVerticle extends VerticleBase {
     new BatchRoutes(pool, catalog, versions).mount(routes);
     new TransactionRoutes(pool).mount(routes);
     new TagRoutes(pool, branches, shared.committer().manifests(), paging).mount(routes);
-    ErrorResponder errors = new ErrorResponder(config.maxBodyBytes());
+    ErrorResponder errors = new ErrorResponder(config.maxBodyBytes(), shared.outages());
     router.route().failureHandler(errors);
     router.errorHandler(404, errors);
     router.errorHandler(405, errors);
@@ -202,8 +231,19 @@ final class ApiVerticle extends VerticleBase {
     ctx.next();
   }
 
+  /**
+   * Called once the gateway is draining (new requests get 503): waits up to the shutdown grace for
+   * the requests in progress to be answered, then closes the server and its connections.
+   */
   @Override
   public Future<?> stop() {
-    return server == null ? Future.succeededFuture() : server.shutdown();
+    long grace = TimeUnit.SECONDS.toMillis(shared.config().deadlines().shutdownGraceSeconds());
+    return guard
+        .idle(grace)
+        .compose(
+            idle -> {
+              guard.stop();
+              return server == null ? Future.succeededFuture() : server.close();
+            });
   }
 }

@@ -10,9 +10,11 @@ import dev.lvg.config.GatewayConfig;
 import dev.lvg.db.Database;
 import dev.lvg.db.EmbeddedDatabase;
 import dev.lvg.db.Migrations;
+import dev.lvg.http.OutageLog;
 import dev.lvg.management.ManagementVerticle;
 import dev.lvg.metrics.GatewayMetrics;
 import dev.lvg.metrics.HttpMetrics;
+import dev.lvg.storage.DeadlineStore;
 import dev.lvg.storage.LocalFileStore;
 import dev.lvg.storage.Manifests;
 import dev.lvg.storage.ObjectStore;
@@ -37,6 +39,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,6 +64,9 @@ public final class Gateway implements AutoCloseable {
   private final TableDrops drops;
   private final AtomicInteger apiPort = new AtomicInteger();
   private final AtomicInteger managementPort = new AtomicInteger();
+  private final AtomicBoolean draining = new AtomicBoolean();
+  private final int shutdownGraceSeconds;
+  private volatile String apiDeployment;
 
   private Gateway(
       EmbeddedDatabase embedded, Vertx vertx, Pool pool, Pool healthPool, GatewayConfig config) {
@@ -72,9 +78,12 @@ public final class Gateway implements AutoCloseable {
     StorageRoot root = config.storageRoot();
     this.s3 = root.isLocal() ? null : config.s3().client();
     ObjectStore store =
-        root.isLocal() ? new LocalFileStore(vertx) : new S3Store(vertx, s3, root.bucket());
+        new DeadlineStore(
+            root.isLocal() ? new LocalFileStore(vertx) : new S3Store(vertx, s3, root.bucket()),
+            config.deadlines().storageTimeoutMillis());
     this.manifests = new Manifests(root, store, config.finalizeManifests());
     this.drops = new TableDrops(pool, root, store);
+    this.shutdownGraceSeconds = config.deadlines().shutdownGraceSeconds();
   }
 
   /** Tenants and keys of this gateway's database, for administration and tests. */
@@ -118,12 +127,19 @@ public final class Gateway implements AutoCloseable {
                             .setLabels(EnumSet.of(Label.POOL_TYPE, Label.POOL_NAME))))
             .withMetrics(new MicrometerMetricsFactory(registry))
             .build();
+    int statementTimeout = config.deadlines().statementTimeoutMillis();
     Pool pool =
         Database.pool(
-            vertx, url, "lvg", config.dbPoolSize(), config.dbQueueSize(), config.httpInstances());
+            vertx,
+            url,
+            "lvg",
+            config.dbPoolSize(),
+            config.dbQueueSize(),
+            config.httpInstances(),
+            statementTimeout);
     // Readiness asks whether PostgreSQL answers, on a connection of its own: a busy API pool is
     // load to shed, not a reason to take the gateway out of service.
-    Pool healthPool = Database.pool(vertx, url, "lvg-health", 1, 4, 1);
+    Pool healthPool = Database.pool(vertx, url, "lvg-health", 1, 4, 1, statementTimeout);
     Gateway gateway = new Gateway(embedded, vertx, pool, healthPool, config);
     try {
       gateway
@@ -174,7 +190,7 @@ public final class Gateway implements AutoCloseable {
             deployed -> {
               ManagementVerticle management =
                   new ManagementVerticle(
-                      config.host(), config.managementPort(), healthPool, registry);
+                      config.host(), config.managementPort(), healthPool, registry, draining);
               return vertx
                   .deployVerticle(management)
                   .onSuccess(id -> managementPort.set(management.actualPort()));
@@ -188,6 +204,8 @@ public final class Gateway implements AutoCloseable {
     BranchRepository branches = new BranchRepository(catalog);
     VersionRepository versions = new VersionRepository(catalog, branches);
     GatewayMetrics metrics = new GatewayMetrics(registry);
+    OutageLog outages = new OutageLog();
+    vertx.setPeriodic(1000, tick -> outages.tick(System.currentTimeMillis()));
     Committer committer =
         new Committer(
             vertx,
@@ -212,21 +230,41 @@ public final class Gateway implements AutoCloseable {
             Limits.admission(vertx, "writes", config.admission(), registry),
             Limits.tenantQuotas(config.tenantQuotas()),
             metrics,
-            new HttpMetrics(registry));
+            new HttpMetrics(registry),
+            draining,
+            new AtomicInteger(),
+            outages);
     int port = config.port() == 0 ? -1 : config.port();
-    return vertx.deployVerticle(
-        () -> new ApiVerticle(shared, port, apiPort),
-        new DeploymentOptions()
-            .setInstances(config.httpInstances())
-            .setThreadingModel(ThreadingModel.EVENT_LOOP));
+    return vertx
+        .deployVerticle(
+            () -> new ApiVerticle(shared, port, apiPort),
+            new DeploymentOptions()
+                .setInstances(config.httpInstances())
+                .setThreadingModel(ThreadingModel.EVENT_LOOP))
+        .onSuccess(id -> apiDeployment = id);
   }
 
   /**
-   * Stops serving, lets requests in progress finish, closes the pool and stops an embedded
-   * database.
+   * Stops in order, so that nothing in progress fails: readiness turns 503 and requests that arrive
+   * get 503 code 17; the API servers stop accepting and the requests in progress get the shutdown
+   * grace to finish; only then do the pools close and an embedded database stop.
    */
   @Override
   public void close() {
+    draining.set(true);
+    String api = apiDeployment;
+    if (api != null) {
+      LOG.info("draining: requests in progress have {} s to finish", shutdownGraceSeconds);
+      try {
+        vertx
+            .undeploy(api)
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(shutdownGraceSeconds + 10L, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        LOG.warn("the API did not drain cleanly: {}", e.toString());
+      }
+    }
     try {
       vertx.close().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
     } catch (Exception e) {

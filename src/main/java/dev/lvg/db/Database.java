@@ -16,6 +16,22 @@ public final class Database {
 
   public static Pool pool(
       Vertx vertx, String url, String name, int maxSize, int queueSize, int eventLoops) {
+    return pool(vertx, url, name, maxSize, queueSize, eventLoops, 0);
+  }
+
+  /**
+   * As above, with every statement cancelled after {@code statementTimeoutMillis} (0: never), so
+   * that a stalled database (a lock held, a disk that hangs) answers 503 instead of holding a
+   * request and a connection without end.
+   */
+  public static Pool pool(
+      Vertx vertx,
+      String url,
+      String name,
+      int maxSize,
+      int queueSize,
+      int eventLoops,
+      int statementTimeoutMillis) {
     PgConnectOptions connect =
         PgConnectOptions.fromUri(url)
             .setCachePreparedStatements(true)
@@ -27,6 +43,7 @@ public final class Database {
     // sessions never choose a sequential scan where an index serves.
     connect.addProperty("plan_cache_mode", "force_generic_plan");
     connect.addProperty("enable_seqscan", "off");
+    connect.addProperty("statement_timeout", Integer.toString(statementTimeoutMillis));
     PoolOptions options =
         new PoolOptions()
             .setShared(true)

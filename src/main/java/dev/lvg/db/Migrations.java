@@ -45,8 +45,12 @@ public final class Migrations {
         applied_at TIMESTAMPTZ NOT NULL DEFAULT now())""";
   private static final String APPLIED = "SELECT version FROM schema_migrations";
 
-  /** Keeps PostgreSQL's notice that the history table already exists out of the log. */
-  private static final String QUIET = "SET LOCAL client_min_messages = warning";
+  /**
+   * Keeps PostgreSQL's notice that the history table already exists out of the log, and lifts the
+   * pool's statement timeout: a migration over a large table may take longer than any request.
+   */
+  private static final String QUIET =
+      "SET LOCAL client_min_messages = warning; SET LOCAL statement_timeout = 0";
 
   private static final String RECORD =
       "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)";

@@ -2,6 +2,8 @@ package dev.lvg.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
@@ -19,9 +21,11 @@ public final class ErrorResponder implements Handler<RoutingContext> {
   private static final Logger LOG = LoggerFactory.getLogger(ErrorResponder.class);
 
   private final long maxBodyBytes;
+  private final OutageLog outages;
 
-  public ErrorResponder(long maxBodyBytes) {
+  public ErrorResponder(long maxBodyBytes, OutageLog outages) {
     this.maxBodyBytes = maxBodyBytes;
+    this.outages = outages;
   }
 
   @Override
@@ -35,6 +39,15 @@ public final class ErrorResponder implements Handler<RoutingContext> {
       return;
     }
     Throwable failure = ctx.failure();
+    if (Failures.undecodableHttp(failure)) {
+      LOG.debug(
+          "{} {}: undecodable body: {}",
+          ctx.request().method(),
+          ctx.request().path(),
+          failure.toString());
+      answer(ctx.request(), Failures.classify(failure).error(), 400, true);
+      return;
+    }
     ApiException error = failure == null ? routerError(ctx) : log(ctx, Failures.classify(failure));
     int status = failure == null && ctx.statusCode() == 413 ? 413 : error.errorCode().status;
     if (error.errorCode() == ErrorCode.SERVICE_UNAVAILABLE) {
@@ -61,7 +74,7 @@ public final class ErrorResponder implements Handler<RoutingContext> {
     };
   }
 
-  private static ApiException log(RoutingContext ctx, Failures.Failure classified) {
+  private ApiException log(RoutingContext ctx, Failures.Failure classified) {
     ApiException error = classified.error();
     Throwable cause = ctx.failure();
     switch (classified.kind()) {
@@ -73,11 +86,9 @@ public final class ErrorResponder implements Handler<RoutingContext> {
               error.getMessage(),
               cause != null && cause != error ? cause : null);
       case UNAVAILABLE ->
-          LOG.warn(
-              "{} {} -> 503: {}",
-              ctx.request().method(),
-              ctx.request().path(),
-              cause == null || cause == error ? error.getMessage() : cause.toString());
+          outages.failed(
+              cause == null || cause == error ? error.getMessage() : cause.toString(),
+              System.currentTimeMillis());
       default ->
           LOG.debug(
               "{} {} -> {} code {}: {}",
@@ -116,23 +127,72 @@ public final class ErrorResponder implements Handler<RoutingContext> {
       if (i + 2 >= uri.length()
           || Character.digit(uri.charAt(i + 1), 16) < 0
           || Character.digit(uri.charAt(i + 2), 16) < 0) {
-        int query = uri.indexOf('?');
-        String path = query < 0 ? uri : uri.substring(0, query);
-        String message = "the request URI has a '%' that is not followed by two hex digits";
-        byte[] bytes;
-        try {
-          bytes = Json.MAPPER.writeValueAsBytes(body(ErrorCode.INVALID_INPUT, 400, message, path));
-        } catch (JsonProcessingException impossible) {
-          throw new IllegalStateException(impossible);
-        }
-        request
-            .response()
-            .setStatusCode(400)
-            .putHeader("Content-Type", "application/json")
-            .end(Buffer.buffer(bytes));
+        answer(
+            request,
+            ApiException.invalidInput(
+                "the request URI has a '%' that is not followed by two hex digits"),
+            400,
+            false);
         return true;
       }
     }
     return false;
+  }
+
+  /**
+   * Answers a request the HTTP decoder could not read (an initial line or headers over the limit,
+   * bytes that are not HTTP) with 414, 431 or 400 and the JSON error body, then closes the
+   * connection: nothing more can be read from it.
+   */
+  public static void rejectUndecodable(HttpServerRequest request) {
+    Throwable cause = request.decoderResult().cause();
+    int status =
+        cause instanceof TooLongHttpLineException
+            ? 414
+            : cause instanceof TooLongHttpHeaderException ? 431 : 400;
+    LOG.debug("undecodable request -> {}: {}", status, cause == null ? "" : cause.toString());
+    answer(
+        request,
+        ApiException.invalidInput(
+            switch (status) {
+              case 414 -> "the request line is too long";
+              case 431 -> "the request headers are too large";
+              default -> "the request is not valid HTTP";
+            }),
+        status,
+        true);
+  }
+
+  /**
+   * Answers {@code request} with {@code error} without a router: {@code status} (usually the code's
+   * own), the JSON error body, {@code Retry-After} on a 503, and with {@code close} the connection
+   * closed once the answer is out.
+   */
+  public static void answer(
+      HttpServerRequest request, ApiException error, int status, boolean close) {
+    String uri = request.uri();
+    int query = uri.indexOf('?');
+    String path = query < 0 ? uri : uri.substring(0, query);
+    byte[] bytes;
+    try {
+      bytes =
+          Json.MAPPER.writeValueAsBytes(body(error.errorCode(), status, error.getMessage(), path));
+    } catch (JsonProcessingException impossible) {
+      throw new IllegalStateException(impossible);
+    }
+    HttpServerResponse response = request.response();
+    if (response.ended() || response.closed()) {
+      return;
+    }
+    response.setStatusCode(status).putHeader("Content-Type", "application/json");
+    if (error.errorCode() == ErrorCode.SERVICE_UNAVAILABLE) {
+      response.putHeader("Retry-After", Integer.toString(error.retryAfterSeconds()));
+    }
+    if (close) {
+      response.putHeader("Connection", "close");
+      response.end(Buffer.buffer(bytes)).onComplete(sent -> request.connection().close());
+    } else {
+      response.end(Buffer.buffer(bytes));
+    }
   }
 }

@@ -1,5 +1,6 @@
 package dev.lvg.http;
 
+import io.netty.handler.codec.DecoderException;
 import io.vertx.core.VertxException;
 import io.vertx.core.http.ConnectionPoolTooBusyException;
 import io.vertx.core.json.DecodeException;
@@ -54,12 +55,31 @@ public final class Failures {
     if (failure instanceof DecodeException) {
       return internal();
     }
+    if (undecodableHttp(failure)) {
+      return new Failure(
+          Kind.CLIENT, ApiException.invalidInput("the request body is not valid HTTP framing"));
+    }
     if (failure instanceof VertxException
         || failure instanceof IOException
         || failure instanceof TimeoutException) {
       return unavailable("the database is not reachable; retry shortly");
     }
     return internal();
+  }
+
+  /**
+   * True when the HTTP decoder refused what a client sent after a valid request head (a malformed
+   * chunk size, say): the client's mistake, and the connection cannot be read any further.
+   */
+  public static boolean undecodableHttp(Throwable failure) {
+    if (failure instanceof DecoderException) {
+      return true;
+    }
+    StackTraceElement[] trace = failure == null ? null : failure.getStackTrace();
+    return failure instanceof IllegalArgumentException
+        && trace != null
+        && trace.length > 0
+        && trace[0].getClassName().startsWith("io.netty.handler.codec.http.");
   }
 
   /**

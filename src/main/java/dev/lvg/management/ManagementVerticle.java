@@ -8,6 +8,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /** Health and metrics on their own port, apart from the API. */
 public final class ManagementVerticle extends VerticleBase {
@@ -17,13 +18,17 @@ public final class ManagementVerticle extends VerticleBase {
   private final int port;
   private final Pool pool;
   private final PrometheusMeterRegistry registry;
+  private final AtomicBoolean draining;
   private HttpServer server;
 
-  public ManagementVerticle(String host, int port, Pool pool, PrometheusMeterRegistry registry) {
+  /** Readiness reports 503 once {@code draining} is set, whatever the database says. */
+  public ManagementVerticle(
+      String host, int port, Pool pool, PrometheusMeterRegistry registry, AtomicBoolean draining) {
     this.host = host;
     this.port = port;
     this.pool = pool;
     this.registry = registry;
+    this.draining = draining;
   }
 
   @Override
@@ -52,6 +57,10 @@ public final class ManagementVerticle extends VerticleBase {
   }
 
   private void ready(RoutingContext ctx) {
+    if (draining.get()) {
+      status(ctx, 503, "DRAINING");
+      return;
+    }
     pool.query("SELECT 1")
         .execute()
         .timeout(READY_TIMEOUT_MS, TimeUnit.MILLISECONDS)

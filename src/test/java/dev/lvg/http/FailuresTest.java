@@ -78,4 +78,18 @@ class FailuresTest {
             .error();
     assertThat(error.getMessage()).contains("storage backend").doesNotContain("/secret/path");
   }
+
+  @Test
+  void whatTheHttpDecoderRefusesIsTheClientsMistake() {
+    NumberFormatException badChunk = new NumberFormatException("Invalid character in chunk size");
+    badChunk.setStackTrace(
+        new StackTraceElement[] {
+          new StackTraceElement(
+              "io.netty.handler.codec.http.HttpObjectDecoder", "getChunkSize", null, 1)
+        });
+    assertThat(Failures.classify(badChunk).error().errorCode()).isEqualTo(ErrorCode.INVALID_INPUT);
+    assertThat(kind(new io.netty.handler.codec.DecoderException("bad")))
+        .isEqualTo(Failures.Kind.CLIENT);
+    assertThat(kind(new NumberFormatException("ours"))).isEqualTo(Failures.Kind.INTERNAL);
+  }
 }

@@ -1,0 +1,171 @@
+package dev.lvg.http;
+
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.HttpServerRequest;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Bounds what a peer can hold on one event loop's API server: a connection that sends no complete
+ * request head in time (silence, bytes that are not HTTP, a head sent a byte at a time) is closed;
+ * a request whose body stalls is answered 408 and its connection closed; connections past the cap
+ * are closed as they open. A scan once a second checks every connection, so a deadline holds to
+ * within a second and costs nothing per request. Its maps belong to one event loop; only the count
+ * of open connections is shared.
+ */
+public final class ConnectionGuard {
+  private static final Logger LOG = LoggerFactory.getLogger(ConnectionGuard.class);
+  private static final long SCAN_MILLIS = 1000;
+
+  private final long headTimeoutMillis;
+  private final long idleTimeoutMillis;
+  private final long bodyTimeoutMillis;
+  private final int maxConnections;
+  private final AtomicInteger open;
+  private final Map<HttpConnection, Peer> peers = new HashMap<>();
+  private Vertx vertx;
+  private long scanner = -1;
+  private long refusedSinceLog;
+
+  /** The state of one connection: the request it serves, and since when. */
+  private static final class Peer {
+    HttpServerRequest current;
+    long since;
+    long served;
+
+    Peer(long since) {
+      this.since = since;
+    }
+  }
+
+  /** {@code open} is the count of open API connections, shared by every event loop's guard. */
+  public ConnectionGuard(
+      long headTimeoutMillis,
+      long idleTimeoutMillis,
+      long bodyTimeoutMillis,
+      int maxConnections,
+      AtomicInteger open) {
+    this.headTimeoutMillis = headTimeoutMillis;
+    this.idleTimeoutMillis = idleTimeoutMillis;
+    this.bodyTimeoutMillis = bodyTimeoutMillis;
+    this.maxConnections = maxConnections;
+    this.open = open;
+  }
+
+  /** Starts the scan on the calling event loop. */
+  public void start(Vertx vertx) {
+    this.vertx = vertx;
+    scanner = vertx.setPeriodic(SCAN_MILLIS, id -> scan(System.currentTimeMillis()));
+  }
+
+  public void stop() {
+    if (scanner >= 0) {
+      vertx.cancelTimer(scanner);
+    }
+  }
+
+  /** A connection opened: admitted and watched, or closed at once when the cap is reached. */
+  public void connected(HttpConnection connection) {
+    if (open.incrementAndGet() > maxConnections) {
+      open.decrementAndGet();
+      if (refusedSinceLog++ == 0) {
+        LOG.warn(
+            "refusing API connections: {} are open (LVG_HTTP_MAX_CONNECTIONS)", maxConnections);
+      }
+      connection.close();
+      return;
+    }
+    peers.put(connection, new Peer(System.currentTimeMillis()));
+    connection.closeHandler(
+        closed -> {
+          if (peers.remove(connection) != null) {
+            open.decrementAndGet();
+          }
+        });
+  }
+
+  /** A request head arrived complete on a watched connection. */
+  public void requested(HttpServerRequest request) {
+    Peer peer = peers.get(request.connection());
+    if (peer != null) {
+      peer.current = request;
+      peer.since = System.currentTimeMillis();
+      peer.served++;
+    }
+  }
+
+  /**
+   * Completes once no request on this event loop is in progress (its answer sent or its connection
+   * gone), or when {@code graceMillis} have passed; checked every 50 ms on the calling event loop.
+   */
+  public Future<Void> idle(long graceMillis) {
+    Promise<Void> done = Promise.promise();
+    long deadline = System.currentTimeMillis() + graceMillis;
+    awaitIdle(done, deadline);
+    return done.future();
+  }
+
+  private void awaitIdle(Promise<Void> done, long deadline) {
+    long busy =
+        peers.values().stream()
+            .filter(
+                peer ->
+                    peer.current != null
+                        && !peer.current.response().ended()
+                        && !peer.current.response().closed())
+            .count();
+    if (busy == 0) {
+      done.complete();
+    } else if (System.currentTimeMillis() >= deadline) {
+      LOG.warn("shutdown grace over with {} requests still in progress", busy);
+      done.complete();
+    } else {
+      vertx.setTimer(50, id -> awaitIdle(done, deadline));
+    }
+  }
+
+  private void scan(long now) {
+    if (refusedSinceLog > 1) {
+      LOG.warn("refused {} more API connections over the cap", refusedSinceLog - 1);
+    }
+    refusedSinceLog = 0;
+    List<HttpConnection> stalled = new ArrayList<>();
+    List<HttpServerRequest> slowBodies = new ArrayList<>();
+    peers.forEach(
+        (connection, peer) -> {
+          HttpServerRequest request = peer.current;
+          if (request != null && !request.response().ended() && !request.response().closed()) {
+            if (!request.isEnded() && now - peer.since > bodyTimeoutMillis) {
+              slowBodies.add(request);
+            }
+            return;
+          }
+          if (request != null) {
+            peer.current = null;
+            peer.since = now;
+          }
+          long allowed = peer.served == 0 ? headTimeoutMillis : idleTimeoutMillis;
+          if (now - peer.since > allowed) {
+            stalled.add(connection);
+          }
+        });
+    stalled.forEach(HttpConnection::close);
+    for (HttpServerRequest request : slowBodies) {
+      LOG.debug("{} {}: the body did not arrive in time", request.method(), request.path());
+      ErrorResponder.answer(
+          request,
+          ApiException.invalidInput(
+              "the request body did not arrive within " + bodyTimeoutMillis + " ms"),
+          408,
+          true);
+    }
+  }
+}
