@@ -56,6 +56,9 @@ public final class TableDrops extends VerticleBase {
     this.store = store;
   }
 
+  /** Attempts failed in a row; only the first failure and the recovery are logged. */
+  private long failedInARow;
+
   @Override
   public Future<?> start() {
     next(1);
@@ -78,8 +81,16 @@ public final class TableDrops extends VerticleBase {
             finishOne()
                 .onComplete(
                     done -> {
-                      if (done.failed()) {
-                        LOG.warn("deleting a dropped table failed; retrying: {}", done.cause());
+                      if (done.failed() && failedInARow++ == 0) {
+                        LOG.warn(
+                            "deleting dropped tables failed; retrying every {} ms: {}",
+                            POLL_MILLIS,
+                            done.cause().toString());
+                      } else if (done.succeeded() && failedInARow > 0) {
+                        LOG.info(
+                            "deleting dropped tables works again after {} failed attempts",
+                            failedInARow);
+                        failedInARow = 0;
                       }
                       next(done.succeeded() && done.result() ? 1 : POLL_MILLIS);
                     }));

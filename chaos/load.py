@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""Commit load with a ledger, and the checker that audits the ledger afterwards.
+
+  load.py run   --url URL --key KEY --tables N --seconds S --ledger FILE
+  load.py check --ledger FILE --db POSTGRES_URL
+
+`run` drives one writer thread per table, as Lance writers do: write a staging manifest under the
+table's _versions/, ask the gateway to create the next version from it, and on 503 or a broken
+connection retry the same request until it is answered. Every answer is counted by status; every
+200 goes to the ledger (table, version, final manifest path, the bytes staged). Any status other
+than 200, 409 and 503 is a violation, and so is a 409 on a table no other writer touches.
+
+`check` audits the ledger against PostgreSQL and the storage: each acknowledged version has its
+row with exactly the acknowledged path, its final manifest holds the staged bytes, no version was
+acknowledged twice with different paths, and no committed row lacks its final manifest.
+Exit status 0 only when everything holds.
+"""
+import argparse
+import collections
+import http.client
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+import uuid
+
+
+def post(conn, path, body, key):
+    conn.request("POST", path, json.dumps(body),
+                 {"x-api-key": key, "Content-Type": "application/json"})
+    response = conn.getresponse()
+    return response.status, response.read(), response.getheader("Connection", "")
+
+
+class Writer(threading.Thread):
+    def __init__(self, args, table, counts, ledger, lock, deadline):
+        super().__init__(daemon=True)
+        self.args, self.table, self.counts = args, table, counts
+        self.ledger, self.lock, self.deadline = ledger, lock, deadline
+        self.url = urllib.parse.urlparse(args.url)
+        self.conn = None
+
+    def call(self, path, body):
+        """One request; None when the connection broke (the gateway may or may not have acted)."""
+        try:
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection(self.url.hostname, self.url.port, timeout=30)
+            status, data, connection = post(self.conn, path, body, self.args.key)
+            if connection.lower() == "close":
+                self.conn.close()
+                self.conn = None
+            return status, data
+        except (OSError, http.client.HTTPException):
+            if self.conn is not None:
+                self.conn.close()
+            self.conn = None
+            return None
+
+    def count(self, status):
+        with self.lock:
+            self.counts[status] += 1
+
+    def until_answered(self, path, body, stop_at_deadline=True):
+        """Retries on 503 and broken connections; the first other answer, or None at the deadline."""
+        while True:
+            answer = self.call(path, body)
+            self.count(answer[0] if answer else "connection")
+            if answer and answer[0] != 503:
+                return answer
+            if stop_at_deadline and time.time() > self.deadline + 60:
+                return None
+            time.sleep(0.1)
+
+    def run(self):
+        table_path = "/v1/table/chaos%24" + self.table
+        answer = self.until_answered(table_path + "/declare", {}, False)
+        if answer[0] != 200 and answer[0] != 409:
+            self.count("violation:declare %d" % answer[0])
+            return
+        answer = self.until_answered(table_path + "/describe", {}, False)
+        described = json.loads(answer[1])
+        location = described["location"]
+        version = (described.get("version") or 0) + 1
+        versions_dir = os.path.join(location, "_versions")
+        while time.time() < self.deadline:
+            content = "table %s version %d attempt %s\n" % (self.table, version, uuid.uuid4())
+            staging = os.path.join(versions_dir, "%d.manifest-%s" % (version, uuid.uuid4()))
+            if not self.stage(versions_dir, staging, content):
+                continue
+            body = {"version": version, "manifest_path": staging.lstrip("/"),
+                    "manifest_size": len(content), "naming_scheme": "V1"}
+            answer = self.until_answered(table_path + "/version/create", body)
+            if answer is None:
+                return
+            status, data = answer
+            if status == 200:
+                final = json.loads(data)["version"]["manifest_path"]
+                with self.lock:
+                    self.ledger.write(json.dumps({"table": self.table, "version": version,
+                                                  "path": final, "content": content,
+                                                  "t": time.time()}) + "\n")
+                    self.ledger.flush()
+                version += 1
+            else:
+                self.count("violation:create %d %s" % (status, data[:200].decode(errors="replace")))
+                return
+
+    def stage(self, directory, path, content):
+        try:
+            os.makedirs(directory, exist_ok=True)
+            with open(path, "w") as f:
+                f.write(content)
+            return True
+        except OSError:
+            # The storage is failing for the writer too: wait for it.
+            time.sleep(0.1)
+            return False
+
+
+def run(args):
+    counts = collections.Counter()
+    lock = threading.Lock()
+    deadline = time.time() + args.seconds
+    url = urllib.parse.urlparse(args.url)
+    while True:
+        try:
+            conn = http.client.HTTPConnection(url.hostname, url.port, timeout=30)
+            status = post(conn, "/v1/namespace/chaos/create", {}, args.key)[0]
+            conn.close()
+            if status in (200, 409):
+                break
+        except OSError:
+            pass
+        time.sleep(0.2)
+    with open(args.ledger, "a") as ledger:
+        writers = [Writer(args, "%s%d" % (args.prefix, i), counts, ledger, lock, deadline)
+                   for i in range(args.tables)]
+        for w in writers:
+            w.start()
+        for w in writers:
+            w.join()
+    violations = {k: v for k, v in counts.items() if isinstance(k, str) and k.startswith("violation")}
+    answered = {k: v for k, v in counts.items() if k not in violations}
+    print("answers: " + json.dumps({str(k): v for k, v in sorted(answered.items(), key=str)}))
+    for k, v in violations.items():
+        print("VIOLATION x%d: %s" % (v, k))
+    bad = [k for k in answered if k not in (200, 409, 503, "connection")]
+    if bad or violations or counts[200] == 0:
+        print("FAIL: answers other than 200/409/503, or no commit at all")
+        return 1
+    return 0
+
+
+def psql(db, sql):
+    out = subprocess.run(["psql", db, "-Atq", "-F", "\t", "-c", sql], check=True,
+                         capture_output=True, text=True).stdout
+    return [line.split("\t") for line in out.splitlines() if line]
+
+
+def check(args):
+    acked = collections.defaultdict(set)
+    contents = {}
+    times = []
+    with open(args.ledger) as ledger:
+        for line in ledger:
+            entry = json.loads(line)
+            key = (entry["table"], entry["version"])
+            acked[key].add(entry["path"])
+            contents[(key, entry["path"])] = entry["content"]
+            times.append(entry["t"])
+    rows = psql(args.db, "SELECT t.name, v.version, v.manifest_path FROM table_versions v"
+                         " JOIN lance_tables t ON t.id = v.table_id"
+                         " WHERE t.namespace = '{chaos}' AND t.dropped_at IS NULL"
+                         " AND v.branch = 'main'")
+    committed = {(name, int(version)): path for name, version, path in rows}
+    problems = []
+    for key, paths in acked.items():
+        if len(paths) > 1:
+            problems.append("version acknowledged with two paths: %s %s" % (key, sorted(paths)))
+        for path in paths:
+            if committed.get(key) != path:
+                problems.append("acknowledged %s at %s, database has %s" % (key, path, committed.get(key)))
+            elif not os.path.isfile("/" + path.lstrip("/")):
+                problems.append("acknowledged %s but its final manifest %s is missing" % (key, path))
+            elif open("/" + path.lstrip("/")).read() != contents[(key, path)]:
+                problems.append("final manifest of %s does not hold the staged bytes" % (key,))
+    for key, path in committed.items():
+        if not os.path.isfile("/" + path.lstrip("/")):
+            problems.append("committed row %s without its final manifest %s" % (key, path))
+    if args.recovered_after:
+        later = [t - args.recovered_after for t in times if t > args.recovered_after]
+        if not later:
+            problems.append("nothing was acknowledged after the fault ended")
+        else:
+            print("first commit acknowledged %.1f s after the fault ended" % min(later))
+            if min(later) > args.within:
+                problems.append("commits resumed only %.1f s after the fault" % min(later))
+    for p in problems[:20]:
+        print("LOST OR WRONG: " + p)
+    print("checked %d acknowledged versions against %d committed rows: %d problems"
+          % (len(acked), len(committed), len(problems)))
+    return 1 if problems or not acked else 0
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("--url", required=True)
+    r.add_argument("--key", required=True)
+    r.add_argument("--tables", type=int, default=16)
+    r.add_argument("--seconds", type=float, default=20)
+    r.add_argument("--prefix", default="t")
+    r.add_argument("--ledger", required=True)
+    c = sub.add_parser("check")
+    c.add_argument("--ledger", required=True)
+    c.add_argument("--db", required=True)
+    c.add_argument("--recovered-after", type=float, default=0,
+                   help="epoch seconds when the fault ended: commits must resume after it")
+    c.add_argument("--within", type=float, default=10)
+    args = parser.parse_args()
+    sys.exit(run(args) if args.command == "run" else check(args))
+
+
+if __name__ == "__main__":
+    main()
