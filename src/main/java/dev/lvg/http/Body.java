@@ -82,6 +82,10 @@ public final class Body {
     if (!value.isTextual()) {
       throw ApiException.invalidInput("'" + name + "' must be a string");
     }
+    if (value.textValue().indexOf('\u0000') >= 0) {
+      // PostgreSQL text cannot hold NUL, and no name or path needs one.
+      throw ApiException.invalidInput("'" + name + "' must not contain the NUL character");
+    }
     return value.textValue();
   }
 

@@ -83,6 +83,7 @@ public final class ConnectionGuard {
       connection.close();
       return;
     }
+    HttpVersionGuard.install(connection);
     peers.put(connection, new Peer(System.currentTimeMillis()));
     connection.closeHandler(
         closed -> {

@@ -105,6 +105,15 @@ public final class ErrorResponder implements Handler<RoutingContext> {
     Json.respond(ctx, status, body(code, status, message, ctx.request().path()));
   }
 
+  /** The error body, serialized. */
+  static byte[] bodyBytes(ErrorCode code, int status, String message, String instance) {
+    try {
+      return Json.MAPPER.writeValueAsBytes(body(code, status, message, instance));
+    } catch (JsonProcessingException impossible) {
+      throw new IllegalStateException(impossible);
+    }
+  }
+
   private static ObjectNode body(ErrorCode code, int status, String message, String instance) {
     return Json.object()
         .put("code", code.code)

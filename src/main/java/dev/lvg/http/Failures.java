@@ -109,6 +109,13 @@ public final class Failures {
             || UNAVAILABLE_SQLSTATES.contains(state))) {
       return unavailable("the database cannot serve requests right now; retry shortly");
     }
+    if (state != null && state.startsWith("22")) {
+      // A data exception: a value of the request that the database cannot take.
+      return new Failure(
+          Kind.CLIENT,
+          ApiException.invalidInput(
+              "the request holds a value the database cannot store (SQLSTATE " + state + ")"));
+    }
     if (state != null && state.startsWith("40")) {
       return new Failure(
           Kind.CLIENT,
