@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Commit load with a ledger, and the checker that audits the ledger afterwards.
 
-  load.py run   --url URL --key KEY --tables N --seconds S --ledger FILE
+  load.py run   --url URL --key KEY --tables N [--readers N] --seconds S --ledger FILE
   load.py check --ledger FILE --db POSTGRES_URL
 
 `run` drives one writer thread per table, as Lance writers do: write a staging manifest under the
@@ -120,6 +120,24 @@ class Writer(threading.Thread):
             return False
 
 
+class Reader(Writer):
+    """Describes tables and lists their versions, as readers of a table do, until the deadline."""
+
+    def run(self):
+        i = 0
+        while time.time() < self.deadline:
+            table = "%s%d" % (self.args.prefix, i % self.args.tables)
+            i += 1
+            op = "/describe" if i % 2 else "/version/list"
+            answer = self.call("/v1/table/chaos%24" + table + op, {})
+            status = answer[0] if answer else "connection"
+            # Before its writer declared it, a table is unknown: 404.
+            self.count(status if status in (200, 404, 503, "connection")
+                       else "violation:read %s %s" % (status, answer[1][:200]))
+            if status != 200:
+                time.sleep(0.1)
+
+
 def run(args):
     counts = collections.Counter()
     lock = threading.Lock()
@@ -138,6 +156,8 @@ def run(args):
     with open(args.ledger, "a") as ledger:
         writers = [Writer(args, "%s%d" % (args.prefix, i), counts, ledger, lock, deadline)
                    for i in range(args.tables)]
+        writers += [Reader(args, "reader%d" % i, counts, ledger, lock, deadline)
+                     for i in range(args.readers)]
         for w in writers:
             w.start()
         for w in writers:
@@ -190,14 +210,25 @@ def check(args):
     for key, path in committed.items():
         if not os.path.isfile("/" + path.lstrip("/")):
             problems.append("committed row %s without its final manifest %s" % (key, path))
-    if args.recovered_after:
-        later = [t - args.recovered_after for t in times if t > args.recovered_after]
+    for ended in args.recovered_after:
+        later = [t - ended for t in times if t > ended]
         if not later:
             problems.append("nothing was acknowledged after the fault ended")
         else:
             print("first commit acknowledged %.1f s after the fault ended" % min(later))
             if min(later) > args.within:
                 problems.append("commits resumed only %.1f s after the fault" % min(later))
+    for struck in args.resumed_after:
+        # The pause a fault caused: from the last acknowledgement before it to the first after.
+        before = [t for t in times if t <= struck]
+        after = [t for t in times if t > struck]
+        if not after:
+            problems.append("nothing was acknowledged after the fault")
+        else:
+            pause = min(after) - (max(before) if before else struck)
+            print("acknowledgements paused %.1f s around the fault" % pause)
+            if pause > args.within:
+                problems.append("commits paused %.1f s around the fault" % pause)
     for p in problems[:20]:
         print("LOST OR WRONG: " + p)
     print("checked %d acknowledged versions against %d committed rows: %d problems"
@@ -214,12 +245,16 @@ def main():
     r.add_argument("--tables", type=int, default=16)
     r.add_argument("--seconds", type=float, default=20)
     r.add_argument("--prefix", default="t")
+    r.add_argument("--readers", type=int, default=0)
     r.add_argument("--ledger", required=True)
     c = sub.add_parser("check")
     c.add_argument("--ledger", required=True)
     c.add_argument("--db", required=True)
-    c.add_argument("--recovered-after", type=float, default=0,
+    c.add_argument("--recovered-after", type=float, action="append", default=[],
                    help="epoch seconds when the fault ended: commits must resume after it")
+    c.add_argument("--resumed-after", type=float, action="append", default=[],
+                   help="epoch seconds when the fault struck: acknowledgements may pause at most"
+                        " --within seconds after it")
     c.add_argument("--within", type=float, default=10)
     args = parser.parse_args()
     sys.exit(run(args) if args.command == "run" else check(args))
