@@ -9,13 +9,16 @@ import dev.lvg.catalog.CatalogRepository;
 import dev.lvg.catalog.CatalogRoutes;
 import dev.lvg.catalog.CatalogService;
 import dev.lvg.catalog.Locations;
+import dev.lvg.config.Deadlines;
 import dev.lvg.config.GatewayConfig;
+import dev.lvg.http.AccessLog;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ConnectionGuard;
 import dev.lvg.http.ErrorResponder;
 import dev.lvg.http.JsonBodies;
 import dev.lvg.http.OutageLog;
 import dev.lvg.http.Paging;
+import dev.lvg.http.RequestIds;
 import dev.lvg.http.Routes;
 import dev.lvg.metrics.GatewayMetrics;
 import dev.lvg.metrics.HttpMetrics;
@@ -23,6 +26,7 @@ import dev.lvg.overload.Admission;
 import dev.lvg.overload.ConcurrencyLimiter;
 import dev.lvg.overload.TenantRateLimit;
 import dev.lvg.tag.TagRoutes;
+import dev.lvg.tenancy.Tenant;
 import dev.lvg.tenancy.TenantDirectory;
 import dev.lvg.transaction.TransactionRoutes;
 import dev.lvg.version.Committer;
@@ -93,7 +97,7 @@ final class ApiVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    GatewayConfig.Deadlines deadlines = shared.config().deadlines();
+    Deadlines deadlines = shared.config().deadlines();
     guard =
         new ConnectionGuard(
             deadlines.headTimeoutMillis(),
@@ -120,6 +124,7 @@ final class ApiVerticle extends VerticleBase {
               @Override
               public void handle(HttpServerRequest request) {
                 guard.requested(request);
+                RequestIds.assign(request);
                 if (shared.draining().get()) {
                   ErrorResponder.answer(request, SHUTTING_DOWN, 503, true);
                 } else if (!ErrorResponder.rejectMalformedUri(request)) {
@@ -144,6 +149,16 @@ final class ApiVerticle extends VerticleBase {
     Paging paging = new Paging(config.listDefaultLimit(), config.listMaxLimit());
 
     Router router = Router.router(vertx);
+    if (config.accessLog()) {
+      router
+          .route()
+          .handler(
+              new AccessLog(
+                  ctx -> {
+                    Tenant tenant = Authentication.tenant(ctx);
+                    return tenant == null ? null : tenant.name();
+                  }));
+    }
     Routes routes = new ChainedRoutes(router);
     new VersionRoutes(pool, versions, paging).mount(routes);
     new CatalogRoutes(pool, catalog, paging).mount(routes);

@@ -10,6 +10,7 @@ import dev.lvg.config.GatewayConfig;
 import dev.lvg.db.Database;
 import dev.lvg.db.EmbeddedDatabase;
 import dev.lvg.db.Migrations;
+import dev.lvg.http.Failures;
 import dev.lvg.http.OutageLog;
 import dev.lvg.management.ManagementVerticle;
 import dev.lvg.metrics.GatewayMetrics;
@@ -23,6 +24,7 @@ import dev.lvg.storage.StorageRoot;
 import dev.lvg.tenancy.TenantDirectory;
 import dev.lvg.version.Committer;
 import dev.lvg.version.VersionRepository;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.DeploymentOptions;
@@ -69,7 +71,12 @@ public final class Gateway implements AutoCloseable {
   private volatile String apiDeployment;
 
   private Gateway(
-      EmbeddedDatabase embedded, Vertx vertx, Pool pool, Pool healthPool, GatewayConfig config) {
+      EmbeddedDatabase embedded,
+      Vertx vertx,
+      Pool pool,
+      Pool healthPool,
+      GatewayConfig config,
+      PrometheusMeterRegistry registry) {
     this.embedded = embedded;
     this.vertx = vertx;
     this.pool = pool;
@@ -80,7 +87,8 @@ public final class Gateway implements AutoCloseable {
     ObjectStore store =
         new DeadlineStore(
             root.isLocal() ? new LocalFileStore(vertx) : new S3Store(vertx, s3, root.bucket()),
-            config.deadlines().storageTimeoutMillis());
+            config.deadlines().storageTimeoutMillis(),
+            registry);
     this.manifests = new Manifests(root, store, config.finalizeManifests());
     this.drops = new TableDrops(pool, root, store);
     this.shutdownGraceSeconds = config.deadlines().shutdownGraceSeconds();
@@ -140,13 +148,13 @@ public final class Gateway implements AutoCloseable {
     // Readiness asks whether PostgreSQL answers, on a connection of its own: a busy API pool is
     // load to shed, not a reason to take the gateway out of service.
     Pool healthPool = Database.pool(vertx, url, "lvg-health", 1, 4, 1, statementTimeout);
-    Gateway gateway = new Gateway(embedded, vertx, pool, healthPool, config);
+    Gateway gateway = new Gateway(embedded, vertx, pool, healthPool, config, registry);
     try {
       gateway
           .deploy(config, registry, migrations)
           .toCompletionStage()
           .toCompletableFuture()
-          .get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+          .get(START_TIMEOUT_SECONDS + config.dbStartTimeoutSeconds(), TimeUnit.SECONDS);
     } catch (Exception e) {
       gateway.close();
       Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
@@ -172,7 +180,8 @@ public final class Gateway implements AutoCloseable {
         config.oauth2().enabled()
             ? BearerTokens.create(vertx, config.oauth2(), tenants)
             : Future.succeededFuture(null);
-    return Migrations.apply(pool, migrations)
+    return whenDatabaseAnswers(config.dbStartTimeoutSeconds())
+        .compose(answered -> Migrations.apply(pool, migrations))
         .onSuccess(
             applied -> LOG.info("database schema ready ({} migrations applied now)", applied))
         .compose(
@@ -197,6 +206,38 @@ public final class Gateway implements AutoCloseable {
             });
   }
 
+  /**
+   * Completes once PostgreSQL answers, trying again with backoff (0.5 s doubling to 5 s) for up to
+   * {@code timeoutSeconds} while it cannot be reached, so a gateway started beside a database that
+   * is still starting waits for it instead of exiting; other failures end start-up at once.
+   */
+  private Future<Void> whenDatabaseAnswers(int timeoutSeconds) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+    return attempt(1, 500, deadline);
+  }
+
+  private Future<Void> attempt(int attempt, long delayMillis, long deadline) {
+    return pool.query("SELECT 1")
+        .execute()
+        .<Void>mapEmpty()
+        .recover(
+            failure -> {
+              boolean unreachable = Failures.classify(failure).kind() == Failures.Kind.UNAVAILABLE;
+              if (!unreachable || System.nanoTime() + delayMillis * 1_000_000 > deadline) {
+                return Future.failedFuture(failure);
+              }
+              LOG.warn(
+                  "PostgreSQL does not answer yet (attempt {}): {}; trying again in {} ms",
+                  attempt,
+                  failure.toString(),
+                  delayMillis);
+              return vertx
+                  .timer(delayMillis)
+                  .compose(
+                      fired -> attempt(attempt + 1, Math.min(delayMillis * 2, 5000), deadline));
+            });
+  }
+
   /** One API verticle per event loop, all on one port; port 0 picks a free port they share. */
   private Future<?> deployApi(
       GatewayConfig config, PrometheusMeterRegistry registry, BearerTokens tokens) {
@@ -205,6 +246,9 @@ public final class Gateway implements AutoCloseable {
     VersionRepository versions = new VersionRepository(catalog, branches);
     GatewayMetrics metrics = new GatewayMetrics(registry);
     OutageLog outages = new OutageLog();
+    Gauge.builder("lvg_dependency_outage", () -> outages.inOutage() ? 1 : 0)
+        .description("1 while requests are answered 503 because PostgreSQL or storage failed")
+        .register(registry);
     vertx.setPeriodic(1000, tick -> outages.tick(System.currentTimeMillis()));
     Committer committer =
         new Committer(

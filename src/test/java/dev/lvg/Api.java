@@ -24,7 +24,7 @@ public final class Api {
   private final String baseUrl;
   private final String apiKey;
 
-  Api(String baseUrl, String apiKey) {
+  public Api(String baseUrl, String apiKey) {
     this.baseUrl = baseUrl;
     this.apiKey = apiKey;
   }

@@ -27,7 +27,12 @@ public final class ConnectionCutter implements AutoCloseable {
   private final List<Socket> sockets = new CopyOnWriteArrayList<>();
 
   public ConnectionCutter(String targetHost, int targetPort) throws IOException {
-    this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    this(0, targetHost, targetPort);
+  }
+
+  /** A proxy listening on {@code port} of the loopback interface (0: any free port). */
+  public ConnectionCutter(int port, String targetHost, int targetPort) throws IOException {
+    this.listener = new ServerSocket(port, 50, InetAddress.getLoopbackAddress());
     this.targetHost = targetHost;
     this.targetPort = targetPort;
     Thread acceptor = new Thread(this::accept, "cutter-accept");

@@ -53,6 +53,7 @@ class ShutdownIT {
       Api.Response refused =
           api.post("/v1/table/d%24t/version/create", Api.createBody(2, "d/2")).assertError(503, 17);
       assertThat(refused.raw().headers().firstValue("retry-after")).isPresent();
+      assertThat(refused.raw().headers().firstValue("x-request-id")).isPresent();
       assertThat(inProgress).isNotDone();
     }
     assertThat(inProgress.get(30, TimeUnit.SECONDS).status()).isEqualTo(200);

@@ -38,24 +38,9 @@ public record GatewayConfig(
     OAuth2Settings oauth2,
     int commitBatchSize,
     int commitBatchesInFlight,
-    Deadlines deadlines) {
-
-  /**
-   * How long a peer may stall the gateway: a new connection must send a complete request head
-   * within {@code headTimeoutMillis}, a kept-alive one its next within {@code idleTimeoutMillis},
-   * and a request its whole body within {@code bodyTimeoutMillis}; at most {@code maxConnections}
-   * API connections are open at once; a PostgreSQL statement runs at most {@code
-   * statementTimeoutMillis} and a storage call {@code storageTimeoutMillis}. On shutdown requests
-   * in progress get {@code shutdownGraceSeconds} to finish.
-   */
-  public record Deadlines(
-      int headTimeoutMillis,
-      int idleTimeoutMillis,
-      int bodyTimeoutMillis,
-      int maxConnections,
-      int statementTimeoutMillis,
-      int storageTimeoutMillis,
-      int shutdownGraceSeconds) {}
+    Deadlines deadlines,
+    boolean accessLog,
+    int dbStartTimeoutSeconds) {
 
   /**
    * Bearer tokens (JWTs) validated locally against the issuer's JWKS; {@code jwksUrl} null means
@@ -176,6 +161,10 @@ public record GatewayConfig(
       throw new ConfigException("LVG_LIST_DEFAULT_LIMIT must not exceed LVG_LIST_MAX_LIMIT");
     }
     int tenantRate = s.integer("LVG_TENANT_RATE", 0, 0, 10_000_000);
+    String logFormat = s.string("LVG_LOG_FORMAT", "text");
+    if (!logFormat.equals("text") && !logFormat.equals("json")) {
+      throw new ConfigException("LVG_LOG_FORMAT must be text or json, got '" + logFormat + "'");
+    }
     String manifestMode = s.string("LVG_MANIFEST_MODE", "finalize");
     if (!manifestMode.equals("finalize") && !manifestMode.equals("record")) {
       throw new ConfigException(
@@ -215,14 +204,9 @@ public record GatewayConfig(
             s.string("LVG_OAUTH2_TENANT_CLAIM", "tenant")),
         s.integer("LVG_COMMIT_BATCH_SIZE", 256, 1, 1000),
         s.integer("LVG_COMMIT_BATCHES_IN_FLIGHT", 1, 1, 256),
-        new Deadlines(
-            s.integer("LVG_HTTP_HEAD_TIMEOUT_MS", 10_000, 100, 3_600_000),
-            s.integer("LVG_HTTP_IDLE_TIMEOUT_MS", 60_000, 100, 3_600_000),
-            s.integer("LVG_HTTP_BODY_TIMEOUT_MS", 30_000, 100, 3_600_000),
-            s.integer("LVG_HTTP_MAX_CONNECTIONS", 10_000, 1, 1_000_000),
-            s.integer("LVG_DB_STATEMENT_TIMEOUT_MS", 10_000, 100, 3_600_000),
-            s.integer("LVG_STORAGE_TIMEOUT_MS", 15_000, 100, 3_600_000),
-            s.integer("LVG_SHUTDOWN_GRACE", 20, 0, 3600)));
+        Deadlines.from(s),
+        s.bool("LVG_ACCESS_LOG", false),
+        s.integer("LVG_DB_START_TIMEOUT_S", 60, 0, 3600));
   }
 
   private static AdmissionSettings admission(Settings s) {
@@ -306,37 +290,5 @@ public record GatewayConfig(
       result.put(name, properties.getProperty(name).trim());
     }
     return result;
-  }
-
-  private record Settings(Map<String, String> values) {
-    String string(String key, String defaultValue) {
-      String value = values.get(key);
-      return value == null || value.isBlank() ? defaultValue : value.trim();
-    }
-
-    boolean bool(String key, boolean defaultValue) {
-      String value = string(key, Boolean.toString(defaultValue));
-      if (!value.equals("true") && !value.equals("false")) {
-        throw new ConfigException(key + " must be true or false, got '" + value + "'");
-      }
-      return Boolean.parseBoolean(value);
-    }
-
-    int integer(String key, int defaultValue, int min, int max) {
-      String value = values.get(key);
-      if (value == null || value.isBlank()) {
-        return defaultValue;
-      }
-      try {
-        int parsed = Integer.parseInt(value.trim());
-        if (parsed < min || parsed > max) {
-          throw new ConfigException(
-              key + " must be between " + min + " and " + max + ", got " + value);
-        }
-        return parsed;
-      } catch (NumberFormatException e) {
-        throw new ConfigException(key + " must be an integer, got '" + value + "'");
-      }
-    }
   }
 }

@@ -79,29 +79,34 @@ public final class ErrorResponder implements Handler<RoutingContext> {
     Throwable cause = ctx.failure();
     switch (classified.kind()) {
       case INTERNAL ->
-          LOG.error(
-              "{} {} failed: {}",
-              ctx.request().method(),
-              ctx.request().path(),
-              error.getMessage(),
-              cause != null && cause != error ? cause : null);
+          LOG.atError()
+              .addKeyValue("request_id", RequestIds.of(ctx.request()))
+              .setCause(cause != null && cause != error ? cause : null)
+              .log(
+                  "{} {} failed: {}",
+                  ctx.request().method(),
+                  ctx.request().path(),
+                  error.getMessage());
       case UNAVAILABLE ->
           outages.failed(
               cause == null || cause == error ? error.getMessage() : cause.toString(),
               System.currentTimeMillis());
       default ->
-          LOG.debug(
-              "{} {} -> {} code {}: {}",
-              ctx.request().method(),
-              ctx.request().path(),
-              error.errorCode().status,
-              error.errorCode().code,
-              error.getMessage());
+          LOG.atDebug()
+              .addKeyValue("request_id", RequestIds.of(ctx.request()))
+              .log(
+                  "{} {} -> {} code {}: {}",
+                  ctx.request().method(),
+                  ctx.request().path(),
+                  error.errorCode().status,
+                  error.errorCode().code,
+                  error.getMessage());
     }
     return error;
   }
 
   static void send(RoutingContext ctx, ErrorCode code, int status, String message) {
+    ctx.put(AccessLog.ERROR_CODE, code.code);
     Json.respond(ctx, status, body(code, status, message, ctx.request().path()));
   }
 

@@ -1,5 +1,6 @@
 package dev.lvg.metrics;
 
+import dev.lvg.http.AccessLog;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.ext.web.RoutingContext;
@@ -58,6 +59,7 @@ public final class HttpMetrics {
     @Override
     public void handle(RoutingContext ctx) {
       long start = System.nanoTime();
+      ctx.put(AccessLog.ROUTE, route);
       ctx.addEndHandler(
           ended -> {
             String status =

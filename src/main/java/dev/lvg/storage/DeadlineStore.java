@@ -1,9 +1,14 @@
 package dev.lvg.storage;
 
 import dev.lvg.http.DependencyException;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
+import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -16,14 +21,31 @@ import java.util.concurrent.TimeoutException;
 public final class DeadlineStore implements ObjectStore {
   private final ObjectStore store;
   private final long timeoutMillis;
+  private final MeterRegistry registry;
+  private final Map<String, Timer> timers = new ConcurrentHashMap<>();
 
-  public DeadlineStore(ObjectStore store, long timeoutMillis) {
+  /** Times every call in {@code registry} as {@code lvg_storage_seconds{operation, outcome}}. */
+  public DeadlineStore(ObjectStore store, long timeoutMillis, MeterRegistry registry) {
     this.store = store;
     this.timeoutMillis = timeoutMillis;
+    this.registry = registry;
   }
 
   private <T> Future<T> bounded(String operation, Future<T> call) {
+    long start = System.nanoTime();
     return call.timeout(timeoutMillis, TimeUnit.MILLISECONDS)
+        .onComplete(
+            done ->
+                timer(
+                        operation,
+                        done.succeeded()
+                            ? "ok"
+                            : done.cause() instanceof TimeoutException
+                                ? "timeout"
+                                : done.cause() instanceof NoSuchObjectException
+                                    ? "absent"
+                                    : "error")
+                    .record(System.nanoTime() - start, TimeUnit.NANOSECONDS))
         .recover(
             failure ->
                 Future.failedFuture(
@@ -34,6 +56,30 @@ public final class DeadlineStore implements ObjectStore {
                             failure)
                         : failure));
   }
+
+  private Timer timer(String operation, String outcome) {
+    return timers.computeIfAbsent(
+        operation + ' ' + outcome,
+        key ->
+            Timer.builder("lvg_storage")
+                .description("storage calls by operation and outcome (ok, absent, error, timeout)")
+                .tag("operation", operation)
+                .tag("outcome", outcome)
+                .serviceLevelObjectives(BUCKETS)
+                .register(registry));
+  }
+
+  private static final Duration[] BUCKETS = {
+    Duration.ofMillis(1),
+    Duration.ofMillis(5),
+    Duration.ofMillis(10),
+    Duration.ofMillis(25),
+    Duration.ofMillis(50),
+    Duration.ofMillis(100),
+    Duration.ofMillis(250),
+    Duration.ofMillis(1000),
+    Duration.ofMillis(5000)
+  };
 
   @Override
   public Future<Buffer> read(String key) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lvg.http.ErrorCode;
 import dev.lvg.http.Failures;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
 /** A store that never answers costs a call its deadline, and the client 503 code 17. */
 class DeadlineStoreTest {
   private final Vertx vertx = Vertx.vertx();
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
   @AfterEach
   void close() {
@@ -36,7 +38,7 @@ class DeadlineStoreTest {
 
   @Test
   void aStalledCallFailsAtItsDeadlineAsAnOutage() throws Exception {
-    ObjectStore store = new DeadlineStore(stalled(), 200);
+    ObjectStore store = new DeadlineStore(stalled(), 200, registry);
     long start = System.nanoTime();
     Throwable failure =
         store
@@ -51,6 +53,14 @@ class DeadlineStoreTest {
     Failures.Failure classified = Failures.classify(failure);
     assertThat(classified.kind()).isEqualTo(Failures.Kind.UNAVAILABLE);
     assertThat(classified.error().errorCode()).isEqualTo(ErrorCode.SERVICE_UNAVAILABLE);
+    assertThat(
+            registry
+                .get("lvg_storage")
+                .tag("operation", "copy")
+                .tag("outcome", "timeout")
+                .timer()
+                .count())
+        .isEqualTo(1);
   }
 
   @Test
@@ -67,7 +77,7 @@ class DeadlineStoreTest {
                   promise.complete(Buffer.buffer("bytes"));
                   return promise.future();
                 });
-    Future<Buffer> read = new DeadlineStore(answering, 200).read("key");
+    Future<Buffer> read = new DeadlineStore(answering, 200, registry).read("key");
     assertThat(read.toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS).toString())
         .isEqualTo("bytes");
   }
