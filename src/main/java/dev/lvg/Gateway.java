@@ -39,6 +39,7 @@ import io.vertx.micrometer.MicrometerMetricsOptions;
 import io.vertx.sqlclient.Pool;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -127,6 +128,10 @@ public final class Gateway implements AutoCloseable {
                     .setMetricsOptions(
                         new MicrometerMetricsOptions()
                             .setEnabled(true)
+                            // Vert.x keeps meter registries by name, process-wide: each gateway
+                            // (several run in one test JVM) needs a name of its own, or its pool
+                            // and JVM meters would land in the first gateway's registry.
+                            .setRegistryName("lvg-" + UUID.randomUUID())
                             .setJvmMetricsEnabled(true)
                             // The gateway times its routes itself (HttpMetrics), at a fraction
                             // of the per-request cost of the generic HTTP and socket meters.
@@ -165,7 +170,7 @@ public final class Gateway implements AutoCloseable {
         "serving the API on {}:{} and management on {}:{} ({} event-loop verticles, {} database)",
         config.host(),
         gateway.apiPort(),
-        config.host(),
+        config.managementHost(),
         gateway.managementPort(),
         config.httpInstances(),
         embedded != null ? "embedded" : "external");
@@ -199,7 +204,11 @@ public final class Gateway implements AutoCloseable {
             deployed -> {
               ManagementVerticle management =
                   new ManagementVerticle(
-                      config.host(), config.managementPort(), healthPool, registry, draining);
+                      config.managementHost(),
+                      config.managementPort(),
+                      healthPool,
+                      registry,
+                      draining);
               return vertx
                   .deployVerticle(management)
                   .onSuccess(id -> managementPort.set(management.actualPort()));

@@ -40,7 +40,8 @@ public record GatewayConfig(
     int commitBatchesInFlight,
     Deadlines deadlines,
     boolean accessLog,
-    int dbStartTimeoutSeconds) {
+    int dbStartTimeoutSeconds,
+    String managementHost) {
 
   /**
    * Bearer tokens (JWTs) validated locally against the issuer's JWKS; {@code jwksUrl} null means
@@ -206,7 +207,8 @@ public record GatewayConfig(
         s.integer("LVG_COMMIT_BATCHES_IN_FLIGHT", 1, 1, 256),
         Deadlines.from(s),
         s.bool("LVG_ACCESS_LOG", false),
-        s.integer("LVG_DB_START_TIMEOUT_S", 60, 0, 3600));
+        s.integer("LVG_DB_START_TIMEOUT_S", 60, 0, 3600),
+        s.string("LVG_MANAGEMENT_HOST", s.string("LVG_HOST", "0.0.0.0")));
   }
 
   private static AdmissionSettings admission(Settings s) {
