@@ -45,6 +45,7 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.PlatformHandler;
 import io.vertx.sqlclient.Pool;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -73,7 +74,8 @@ final class ApiVerticle extends VerticleBase {
       HttpMetrics httpMetrics,
       AtomicBoolean draining,
       AtomicInteger openConnections,
-      OutageLog outages) {}
+      OutageLog outages,
+      Set<String> mountedRoutes) {}
 
   private static final JsonBodies JSON_BODIES = new JsonBodies();
   private static final ApiException SHUTTING_DOWN =
@@ -201,6 +203,7 @@ final class ApiVerticle extends VerticleBase {
     }
 
     private void mount(Route route, String method, String path, Handler<RoutingContext> operation) {
+      shared.mountedRoutes().add(method + " " + path);
       route.handler(shared.httpMetrics().timing(method, path));
       if (path.equals(VersionRoutes.CREATE)) {
         route.handler((PlatformHandler) ApiVerticle.this::countCreateOutcome);

@@ -11,6 +11,7 @@ import dev.lvg.db.Database;
 import dev.lvg.db.EmbeddedDatabase;
 import dev.lvg.db.Migrations;
 import dev.lvg.http.Failures;
+import dev.lvg.http.OpenApi;
 import dev.lvg.http.OutageLog;
 import dev.lvg.management.ManagementVerticle;
 import dev.lvg.metrics.GatewayMetrics;
@@ -39,7 +40,9 @@ import io.vertx.micrometer.MicrometerMetricsOptions;
 import io.vertx.sqlclient.Pool;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -70,6 +73,7 @@ public final class Gateway implements AutoCloseable {
   private final AtomicBoolean draining = new AtomicBoolean();
   private final int shutdownGraceSeconds;
   private volatile String apiDeployment;
+  private final Set<String> mountedRoutes = ConcurrentHashMap.newKeySet();
 
   private Gateway(
       EmbeddedDatabase embedded,
@@ -208,11 +212,18 @@ public final class Gateway implements AutoCloseable {
                       config.managementPort(),
                       healthPool,
                       registry,
-                      draining);
+                      draining,
+                      () -> OpenApi.yaml(mountedRoutes, version()));
               return vertx
                   .deployVerticle(management)
                   .onSuccess(id -> managementPort.set(management.actualPort()));
             });
+  }
+
+  /** The version in the jar's manifest, or "dev" when run from classes. */
+  private static String version() {
+    String version = Gateway.class.getPackage().getImplementationVersion();
+    return version == null ? "dev" : version;
   }
 
   /**
@@ -286,7 +297,8 @@ public final class Gateway implements AutoCloseable {
             new HttpMetrics(registry),
             draining,
             new AtomicInteger(),
-            outages);
+            outages,
+            mountedRoutes);
     int port = config.port() == 0 ? -1 : config.port();
     return vertx
         .deployVerticle(

@@ -2,7 +2,11 @@ package dev.lvg;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.lvg.http.SpecOperations;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -65,5 +69,39 @@ class SpecCoverageIT {
       }
     }
     assertThat(served).containsExactlyInAnyOrderElementsOf(SERVED);
+  }
+
+  @Test
+  void theOpenApiDocumentListsExactlyTheServedOperations() throws Exception {
+    TestGateway gw = TestGateway.finalizing();
+    String yaml =
+        Api.send(
+                HttpRequest.newBuilder(URI.create(gw.managementUrl + "/openapi.yaml"))
+                    .GET()
+                    .build())
+            .text();
+    JsonNode document = new YAMLMapper().readTree(yaml);
+    assertThat(document.path("openapi").asText()).startsWith("3.");
+    List<String> listed = new ArrayList<>();
+    document
+        .path("paths")
+        .fields()
+        .forEachRemaining(
+            path ->
+                path.getValue()
+                    .fields()
+                    .forEachRemaining(
+                        operation -> {
+                          String id = operation.getValue().path("operationId").asText();
+                          SpecOperations.Operation op =
+                              SpecOperations.all().stream()
+                                  .filter(o -> o.id().equals(id))
+                                  .findFirst()
+                                  .orElseThrow(() -> new AssertionError("not a spec op: " + id));
+                          assertThat(op.method().toLowerCase()).isEqualTo(operation.getKey());
+                          assertThat(op.path()).isEqualTo(path.getKey());
+                          listed.add(id);
+                        }));
+    assertThat(listed).containsExactlyInAnyOrderElementsOf(SERVED);
   }
 }

@@ -9,6 +9,7 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 /** Health and metrics on their own port, apart from the API. */
 public final class ManagementVerticle extends VerticleBase {
@@ -19,16 +20,26 @@ public final class ManagementVerticle extends VerticleBase {
   private final Pool pool;
   private final PrometheusMeterRegistry registry;
   private final AtomicBoolean draining;
+  private final Supplier<String> openApi;
   private HttpServer server;
 
-  /** Readiness reports 503 once {@code draining} is set, whatever the database says. */
+  /**
+   * Readiness reports 503 once {@code draining} is set, whatever the database says; {@code openApi}
+   * makes the OpenAPI document of the API.
+   */
   public ManagementVerticle(
-      String host, int port, Pool pool, PrometheusMeterRegistry registry, AtomicBoolean draining) {
+      String host,
+      int port,
+      Pool pool,
+      PrometheusMeterRegistry registry,
+      AtomicBoolean draining,
+      Supplier<String> openApi) {
     this.host = host;
     this.port = port;
     this.pool = pool;
     this.registry = registry;
     this.draining = draining;
+    this.openApi = openApi;
   }
 
   @Override
@@ -36,6 +47,13 @@ public final class ManagementVerticle extends VerticleBase {
     Router router = Router.router(vertx);
     router.get("/health/live").handler(ctx -> status(ctx, 200, "UP"));
     router.get("/health/ready").handler(this::ready);
+    router
+        .get("/openapi.yaml")
+        .handler(
+            ctx ->
+                ctx.response()
+                    .putHeader("Content-Type", "application/yaml; charset=utf-8")
+                    .end(openApi.get()));
     router
         .get("/metrics")
         .handler(
