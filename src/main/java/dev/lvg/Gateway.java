@@ -190,7 +190,8 @@ public final class Gateway implements AutoCloseable {
             ? BearerTokens.create(vertx, config.oauth2(), tenants)
             : Future.succeededFuture(null);
     return whenDatabaseAnswers(config.dbStartTimeoutSeconds())
-        .compose(answered -> Migrations.apply(pool, migrations))
+        .compose(answered -> manifests.checkWritable())
+        .compose(writable -> Migrations.apply(pool, migrations))
         .onSuccess(
             applied -> LOG.info("database schema ready ({} migrations applied now)", applied))
         .compose(

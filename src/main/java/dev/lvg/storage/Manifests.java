@@ -2,6 +2,7 @@ package dev.lvg.storage;
 
 import dev.lvg.http.ApiException;
 import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -9,6 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 
 /**
  * Where a version's manifest goes. A Lance writer sends the path of a staging manifest relative to
@@ -47,6 +49,32 @@ public final class Manifests {
   /** False when every version is recorded as given. */
   public boolean finalizes() {
     return finalize;
+  }
+
+  /**
+   * When finalizing: writes and deletes a small object at the storage root, so that a root that
+   * cannot be reached or written stops start-up with one clear message instead of failing every
+   * commit later. Record mode never touches storage and checks nothing.
+   */
+  public Future<Void> checkWritable() {
+    if (!finalize) {
+      return Future.succeededFuture();
+    }
+    String key = root.keyOf(root.locationPrefix() + ".lvg-write-check-" + UUID.randomUUID());
+    return store
+        .createIfAbsent(key, Buffer.buffer("lance-version-gateway write check\n"))
+        .compose(created -> store.deleteIfExists(key))
+        .recover(
+            failure ->
+                Future.failedFuture(
+                    new IllegalStateException(
+                        "LVG_STORAGE_ROOT "
+                            + root.uri()
+                            + " cannot be written: "
+                            + (failure.getMessage() == null
+                                ? failure.toString()
+                                : failure.getMessage()),
+                        failure)));
   }
 
   /**
