@@ -39,7 +39,7 @@ mgmt=$((api + 1))
 pids=()
 gateway=""
 
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+as_pg() { if [ "$(id -u)" = 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi; }
 cleanup() {
   [ -n "$gateway" ] && kill -KILL $gateway 2>/dev/null || true
   for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
@@ -117,7 +117,7 @@ for _ in $(seq 1 90); do
 done
 curl -sf -o /dev/null "127.0.0.1:$((base + 11))/sync" \
   || curl -sf -o /dev/null "127.0.0.1:$((base + 12))/sync" \
-  || { echo "no synchronous standby came up"; tail -20 "$work"/patroni*.log; exit 1; }
+  || { echo "no synchronous standby came up"; tail -n 20 "$work"/patroni*.log; exit 1; }
 
 cat >"$work/haproxy.cfg" <<EOF
 global

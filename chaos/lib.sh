@@ -11,7 +11,7 @@ api=${LVG_CHAOS_PORT:-2433}
 mgmt=$((api + 1))
 gateway=""
 
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+as_pg() { if [ "$(id -u)" = 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi; }
 pg_start() {
   as_pg "$pgbin/pg_ctl" -D "$work/pg" -l "$work/sock/pg.log" -w -t 60 \
     -o "-p $pgport -k $work/sock -c listen_addresses=127.0.0.1 -c max_connections=100" start >/dev/null

@@ -8,7 +8,8 @@
 table's _versions/, ask the gateway to create the next version from it, and on 503 or a broken
 connection retry the same request until it is answered. Every answer is counted by status; every
 200 goes to the ledger (table, version, final manifest path, the bytes staged). Any status other
-than 200, 409 and 503 is a violation, and so is a 409 on a table no other writer touches.
+than 200, 409 and 503 is a violation, and so is a 409 to a writer no other writer competes with,
+or a request left unanswered for 10 s.
 
 `check` audits the ledger against PostgreSQL and the storage: each acknowledged version has its
 row with exactly the acknowledged path, its final manifest holds the staged bytes, no version was
@@ -26,6 +27,11 @@ import threading
 import time
 import urllib.parse
 import uuid
+
+
+# How long a client waits for one answer; shorter than the longest fault (PostgreSQL stopped for
+# 12 s), so a gateway that held requests until its database came back would be caught.
+ANSWER_WITHIN = 10
 
 
 def post(conn, path, body, key):
@@ -47,12 +53,20 @@ class Writer(threading.Thread):
         """One request; None when the connection broke (the gateway may or may not have acted)."""
         try:
             if self.conn is None:
-                self.conn = http.client.HTTPConnection(self.url.hostname, self.url.port, timeout=30)
+                self.conn = http.client.HTTPConnection(self.url.hostname, self.url.port,
+                                                       timeout=ANSWER_WITHIN)
             status, data, connection = post(self.conn, path, body, self.args.key)
             if connection.lower() == "close":
                 self.conn.close()
                 self.conn = None
             return status, data
+        except TimeoutError:
+            # The gateway held the request past any client's patience: it must answer (503 at
+            # worst) long before.
+            self.count("violation:no answer within %d s" % ANSWER_WITHIN)
+            self.conn.close()
+            self.conn = None
+            return None
         except (OSError, http.client.HTTPException):
             if self.conn is not None:
                 self.conn.close()

@@ -1,5 +1,6 @@
 package dev.lvg;
 
+import dev.lvg.admin.AdminRoutes;
 import dev.lvg.auth.Authentication;
 import dev.lvg.auth.BearerTokens;
 import dev.lvg.batch.BatchRoutes;
@@ -26,6 +27,8 @@ import dev.lvg.overload.Admission;
 import dev.lvg.overload.ConcurrencyLimiter;
 import dev.lvg.overload.TenantRateLimit;
 import dev.lvg.tag.TagRoutes;
+import dev.lvg.tenancy.Credentials;
+import dev.lvg.tenancy.Right;
 import dev.lvg.tenancy.Tenant;
 import dev.lvg.tenancy.TenantDirectory;
 import dev.lvg.transaction.TransactionRoutes;
@@ -78,6 +81,8 @@ final class ApiVerticle extends VerticleBase {
       Set<String> mountedRoutes) {}
 
   private static final JsonBodies JSON_BODIES = new JsonBodies();
+  private static final Handler<RoutingContext> MAY_READ = Authentication.requiring(Right.READ);
+  private static final Handler<RoutingContext> MAY_WRITE = Authentication.requiring(Right.WRITE);
   private static final ApiException SHUTTING_DOWN =
       ApiException.unavailable("the gateway is shutting down; retry shortly");
 
@@ -168,6 +173,12 @@ final class ApiVerticle extends VerticleBase {
     new BatchRoutes(pool, catalog, versions).mount(routes);
     new TransactionRoutes(pool).mount(routes);
     new TagRoutes(pool, branches, shared.committer().manifests(), paging).mount(routes);
+    new AdminRoutes(
+            new Credentials(pool),
+            config.adminApiKey(),
+            shared.bearerTokens(),
+            config.maxBodyBytes())
+        .mount(router);
     ErrorResponder errors = new ErrorResponder(config.maxBodyBytes(), shared.outages());
     router.route().failureHandler(errors);
     router.errorHandler(404, errors);
@@ -212,7 +223,11 @@ final class ApiVerticle extends VerticleBase {
       if (limiter != null) {
         route.handler(new Admission(limiter, authentication::requester));
       }
-      route.handler(JSON_BODIES).handler(body).handler(authentication);
+      route
+          .handler(JSON_BODIES)
+          .handler(body)
+          .handler(authentication)
+          .handler(readsOnly(method, path) ? MAY_READ : MAY_WRITE);
       if (shared.tenantRateLimit() != null) {
         route.handler(shared.tenantRateLimit());
       }
@@ -225,7 +240,8 @@ final class ApiVerticle extends VerticleBase {
     return method.equals("GET")
         || path.endsWith("/list")
         || path.endsWith("/describe")
-        || path.endsWith("/exists");
+        || path.endsWith("/exists")
+        || path.endsWith("/tags/version");
   }
 
   /** Counts how each {@code version/create} ended, sheds and router refusals included. */

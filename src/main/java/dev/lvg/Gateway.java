@@ -10,7 +10,6 @@ import dev.lvg.config.GatewayConfig;
 import dev.lvg.db.Database;
 import dev.lvg.db.EmbeddedDatabase;
 import dev.lvg.db.Migrations;
-import dev.lvg.http.Failures;
 import dev.lvg.http.OpenApi;
 import dev.lvg.http.OutageLog;
 import dev.lvg.management.ManagementVerticle;
@@ -22,6 +21,7 @@ import dev.lvg.storage.Manifests;
 import dev.lvg.storage.ObjectStore;
 import dev.lvg.storage.S3Store;
 import dev.lvg.storage.StorageRoot;
+import dev.lvg.tenancy.CredentialEvents;
 import dev.lvg.tenancy.TenantDirectory;
 import dev.lvg.version.Committer;
 import dev.lvg.version.VersionRepository;
@@ -73,6 +73,7 @@ public final class Gateway implements AutoCloseable {
   private final AtomicBoolean draining = new AtomicBoolean();
   private final int shutdownGraceSeconds;
   private volatile String apiDeployment;
+  private volatile CredentialEvents credentialEvents;
   private final Set<String> mountedRoutes = ConcurrentHashMap.newKeySet();
 
   private Gateway(
@@ -160,7 +161,7 @@ public final class Gateway implements AutoCloseable {
     Gateway gateway = new Gateway(embedded, vertx, pool, healthPool, config, registry);
     try {
       gateway
-          .deploy(config, registry, migrations)
+          .deploy(config, registry, migrations, url)
           .toCompletionStage()
           .toCompletableFuture()
           .get(START_TIMEOUT_SECONDS + config.dbStartTimeoutSeconds(), TimeUnit.SECONDS);
@@ -184,14 +185,20 @@ public final class Gateway implements AutoCloseable {
   private Future<?> deploy(
       GatewayConfig config,
       PrometheusMeterRegistry registry,
-      List<Migrations.Migration> migrations) {
+      List<Migrations.Migration> migrations,
+      String url) {
     Future<BearerTokens> bearerTokens =
         config.oauth2().enabled()
             ? BearerTokens.create(vertx, config.oauth2(), tenants)
             : Future.succeededFuture(null);
-    return whenDatabaseAnswers(config.dbStartTimeoutSeconds())
+    return Database.awaitAnswer(vertx, pool, config.dbStartTimeoutSeconds())
         .compose(answered -> manifests.checkWritable())
         .compose(writable -> Migrations.apply(pool, migrations))
+        .compose(
+            applied ->
+                CredentialEvents.listen(vertx, url, tenants)
+                    .onSuccess(listening -> credentialEvents = listening)
+                    .map(applied))
         .onSuccess(
             applied -> LOG.info("database schema ready ({} migrations applied now)", applied))
         .compose(
@@ -225,38 +232,6 @@ public final class Gateway implements AutoCloseable {
   private static String version() {
     String version = Gateway.class.getPackage().getImplementationVersion();
     return version == null ? "dev" : version;
-  }
-
-  /**
-   * Completes once PostgreSQL answers, trying again with backoff (0.5 s doubling to 5 s) for up to
-   * {@code timeoutSeconds} while it cannot be reached, so a gateway started beside a database that
-   * is still starting waits for it instead of exiting; other failures end start-up at once.
-   */
-  private Future<Void> whenDatabaseAnswers(int timeoutSeconds) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
-    return attempt(1, 500, deadline);
-  }
-
-  private Future<Void> attempt(int attempt, long delayMillis, long deadline) {
-    return pool.query("SELECT 1")
-        .execute()
-        .<Void>mapEmpty()
-        .recover(
-            failure -> {
-              boolean unreachable = Failures.classify(failure).kind() == Failures.Kind.UNAVAILABLE;
-              if (!unreachable || System.nanoTime() + delayMillis * 1_000_000 > deadline) {
-                return Future.failedFuture(failure);
-              }
-              LOG.warn(
-                  "PostgreSQL does not answer yet (attempt {}): {}; trying again in {} ms",
-                  attempt,
-                  failure.toString(),
-                  delayMillis);
-              return vertx
-                  .timer(delayMillis)
-                  .compose(
-                      fired -> attempt(attempt + 1, Math.min(delayMillis * 2, 5000), deadline));
-            });
   }
 
   /** One API verticle per event loop, all on one port; port 0 picks a free port they share. */

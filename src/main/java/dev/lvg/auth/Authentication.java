@@ -2,7 +2,10 @@ package dev.lvg.auth;
 
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Body;
+import dev.lvg.http.ErrorCode;
 import dev.lvg.http.Requests;
+import dev.lvg.tenancy.Principal;
+import dev.lvg.tenancy.Right;
 import dev.lvg.tenancy.Tenant;
 import dev.lvg.tenancy.TenantDirectory;
 import io.vertx.core.Future;
@@ -17,6 +20,7 @@ import io.vertx.ext.web.RoutingContext;
 public final class Authentication implements Handler<RoutingContext> {
   private static final String BEARER = "bearer ";
   private static final String TENANT = "lvg.tenant";
+  private static final String PRINCIPAL = "lvg.principal";
 
   private final TenantDirectory tenants;
   private final BearerTokens bearerTokens;
@@ -29,21 +33,29 @@ public final class Authentication implements Handler<RoutingContext> {
 
   @Override
   public void handle(RoutingContext ctx) {
-    Future<Tenant> tenant;
+    Future<Principal> principal;
     try {
-      tenant = resolve(ctx);
+      principal = resolve(ctx);
     } catch (ApiException refused) {
       ctx.fail(refused);
       return;
     }
-    tenant.onComplete(
+    principal.onComplete(
         result -> {
           if (result.failed()) {
             ctx.fail(result.cause());
           } else if (result.result() == null) {
             ctx.fail(ApiException.unauthenticated("the API key is not valid"));
+          } else if (result.result().tenant() == null) {
+            ctx.fail(
+                new ApiException(
+                    ErrorCode.PERMISSION_DENIED,
+                    "the bearer token has no '"
+                        + bearerTokens.tenantClaim()
+                        + "' claim naming a tenant"));
           } else {
-            ctx.put(TENANT, result.result());
+            ctx.put(PRINCIPAL, result.result());
+            ctx.put(TENANT, result.result().tenant());
             ctx.next();
           }
         });
@@ -57,8 +69,8 @@ public final class Authentication implements Handler<RoutingContext> {
     String key = ctx.request().getHeader("x-api-key");
     if (key != null) {
       String hash = TenantDirectory.hash(key.trim());
-      Tenant tenant = tenants.recentlyAuthenticated(hash);
-      return tenant != null ? "tenant:" + tenant.id() : "key:" + hash.substring(0, 16);
+      Principal known = tenants.recentlyAuthenticated(hash);
+      return known != null ? "tenant:" + known.tenant().id() : "key:" + hash.substring(0, 16);
     }
     String authorization = ctx.request().getHeader("Authorization");
     return authorization != null
@@ -71,7 +83,44 @@ public final class Authentication implements Handler<RoutingContext> {
     return ctx.get(TENANT);
   }
 
-  private Future<Tenant> resolve(RoutingContext ctx) {
+  /** Who this request was authenticated as: tenant, rights and credential. */
+  public static Principal principal(RoutingContext ctx) {
+    return ctx.get(PRINCIPAL);
+  }
+
+  /**
+   * After authentication: lets the request on only when its credential grants {@code right}, else
+   * 403 code 15 naming the right (never 401: the caller is known, it may not do this).
+   */
+  public static Handler<RoutingContext> requiring(Right right) {
+    return ctx -> {
+      Principal principal = principal(ctx);
+      if (principal != null && principal.may(right)) {
+        ctx.next();
+      } else {
+        ctx.fail(
+            new ApiException(
+                ErrorCode.PERMISSION_DENIED,
+                "this credential does not grant '"
+                    + right.label()
+                    + "'"
+                    + (principal == null
+                        ? ""
+                        : " (it grants: "
+                            + (principal.rights().isEmpty()
+                                ? "nothing"
+                                : String.join(
+                                    ", ",
+                                    principal.rights().stream()
+                                        .map(Right::label)
+                                        .sorted()
+                                        .toList()))
+                            + ")")));
+      }
+    };
+  }
+
+  private Future<Principal> resolve(RoutingContext ctx) {
     String key = ctx.request().getHeader("x-api-key");
     if (key != null) {
       return apiKey(key);
@@ -93,14 +142,14 @@ public final class Authentication implements Handler<RoutingContext> {
     throw ApiException.unauthenticated("credentials are missing: send the API key in x-api-key");
   }
 
-  private Future<Tenant> apiKey(String key) {
+  private Future<Principal> apiKey(String key) {
     if (key.isBlank()) {
       throw ApiException.unauthenticated("credentials are missing: send the API key in x-api-key");
     }
     return tenants.authenticate(key.trim());
   }
 
-  private Future<Tenant> bearer(String token) {
+  private Future<Principal> bearer(String token) {
     if (bearerTokens == null) {
       throw ApiException.unauthenticated(
           "bearer tokens are not accepted by this gateway; send the API key in x-api-key");
@@ -108,7 +157,7 @@ public final class Authentication implements Handler<RoutingContext> {
     if (token.isEmpty()) {
       throw ApiException.unauthenticated("the bearer token is empty");
     }
-    return bearerTokens.tenantOf(token);
+    return bearerTokens.principalOf(token);
   }
 
   /**

@@ -3,18 +3,23 @@ package dev.lvg.auth;
 import dev.lvg.config.GatewayConfig;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
-import dev.lvg.tenancy.Tenant;
+import dev.lvg.tenancy.Principal;
+import dev.lvg.tenancy.Right;
 import dev.lvg.tenancy.TenantDirectory;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.auth.JWTOptions;
-import io.vertx.ext.auth.User;
 import io.vertx.ext.auth.authentication.TokenCredentials;
 import io.vertx.ext.auth.oauth2.OAuth2Auth;
 import io.vertx.ext.auth.oauth2.OAuth2Options;
 import java.net.URI;
+import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +36,14 @@ public final class BearerTokens {
   private final String tenantClaim;
   private final TenantDirectory tenants;
 
-  private BearerTokens(OAuth2Auth oauth2, String tenantClaim, TenantDirectory tenants) {
+  private final Map<Right, String> scopeNames;
+
+  private BearerTokens(
+      OAuth2Auth oauth2,
+      String tenantClaim,
+      TenantDirectory tenants,
+      Map<Right, String> scopeNames) {
+    this.scopeNames = scopeNames;
     this.oauth2 = oauth2;
     this.tenantClaim = tenantClaim;
     this.tenants = tenants;
@@ -64,14 +76,28 @@ public final class BearerTokens {
                 .onFailure(
                     error ->
                         LOG.warn("cannot load the JWKS from {}: {}", jwks, error.getMessage())));
-    BearerTokens tokens = new BearerTokens(oauth2, settings.tenantClaim(), tenants);
+    BearerTokens tokens =
+        new BearerTokens(
+            oauth2,
+            settings.tenantClaim(),
+            tenants,
+            Map.of(
+                Right.READ, settings.readScope(),
+                Right.WRITE, settings.writeScope(),
+                Right.ADMIN, settings.adminScope()));
     return oauth2
         .jWKSet()
         .onFailure(error -> LOG.warn("cannot load the JWKS from {}: {}", jwks, error.getMessage()))
         .transform(loaded -> Future.succeededFuture(tokens));
   }
 
-  public Future<Tenant> tenantOf(String token) {
+  /**
+   * Who a valid token acts as: the tenant its tenant claim names (null when it names none, which
+   * only the admin API accepts) and the rights its {@code scope} (space-separated) or {@code scp}
+   * (array) claim grants under the configured names. An invalid token is 401 code 16; a token
+   * naming an unknown or disabled tenant 403 code 15.
+   */
+  public Future<Principal> principalOf(String token) {
     return oauth2
         .authenticate(new TokenCredentials(token))
         .recover(
@@ -79,29 +105,67 @@ public final class BearerTokens {
                 Future.failedFuture(ApiException.unauthenticated("the bearer token is not valid")))
         .compose(
             user -> {
-              String tenantName = claim(user);
+              JsonObject claims = user.attributes().getJsonObject("accessToken");
+              Set<Right> rights = rights(claims);
+              Object subject = claims == null ? null : claims.getValue("sub");
+              String credential = "token:" + (subject == null ? "(no subject)" : subject);
+              String tenantName = text(claims, tenantClaim);
               if (tenantName == null) {
-                return Future.failedFuture(
-                    new ApiException(
-                        ErrorCode.PERMISSION_DENIED,
-                        "the bearer token has no '" + tenantClaim + "' claim naming a tenant"));
+                return Future.succeededFuture(new Principal(null, rights, credential));
               }
               return tenants
                   .byName(tenantName)
                   .compose(
-                      tenant ->
-                          tenant != null
-                              ? Future.succeededFuture(tenant)
-                              : Future.failedFuture(
-                                  new ApiException(
-                                      ErrorCode.PERMISSION_DENIED,
-                                      "the bearer token's tenant is not known to this gateway")));
+                      found -> {
+                        if (found == null) {
+                          return Future.failedFuture(
+                              new ApiException(
+                                  ErrorCode.PERMISSION_DENIED,
+                                  "the bearer token's tenant is not known to this gateway"));
+                        }
+                        if (found.disabled()) {
+                          return Future.failedFuture(
+                              new ApiException(
+                                  ErrorCode.PERMISSION_DENIED,
+                                  "the bearer token's tenant is disabled on this gateway"));
+                        }
+                        return Future.succeededFuture(
+                            new Principal(found.tenant(), rights, credential));
+                      });
             });
   }
 
-  private String claim(User user) {
-    JsonObject claims = user.attributes().getJsonObject("accessToken");
-    Object value = claims == null ? null : claims.getValue(tenantClaim);
+  /** The claim that names the tenant, for messages. */
+  public String tenantClaim() {
+    return tenantClaim;
+  }
+
+  private Set<Right> rights(JsonObject claims) {
+    Set<String> granted = new HashSet<>();
+    if (claims != null) {
+      Object scope = claims.getValue("scope");
+      if (scope instanceof String text) {
+        granted.addAll(List.of(text.trim().split("\\s+")));
+      }
+      Object scp = claims.getValue("scp");
+      if (scp instanceof JsonArray array) {
+        array.forEach(item -> granted.add(String.valueOf(item)));
+      } else if (scp instanceof String text) {
+        granted.addAll(List.of(text.trim().split("\\s+")));
+      }
+    }
+    Set<Right> rights = EnumSet.noneOf(Right.class);
+    scopeNames.forEach(
+        (right, name) -> {
+          if (granted.contains(name)) {
+            rights.add(right);
+          }
+        });
+    return Set.copyOf(rights);
+  }
+
+  private static String text(JsonObject claims, String name) {
+    Object value = claims == null ? null : claims.getValue(name);
     return value instanceof String text && !text.isEmpty() ? text : null;
   }
 }

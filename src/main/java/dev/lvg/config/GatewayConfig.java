@@ -41,13 +41,21 @@ public record GatewayConfig(
     Deadlines deadlines,
     boolean accessLog,
     int dbStartTimeoutSeconds,
-    String managementHost) {
+    String managementHost,
+    String adminApiKey) {
 
   /**
    * Bearer tokens (JWTs) validated locally against the issuer's JWKS; {@code jwksUrl} null means
    * bearer tokens are refused. The tenant is the value of {@code tenantClaim}.
    */
-  public record OAuth2Settings(String jwksUrl, String issuer, String audience, String tenantClaim) {
+  public record OAuth2Settings(
+      String jwksUrl,
+      String issuer,
+      String audience,
+      String tenantClaim,
+      String readScope,
+      String writeScope,
+      String adminScope) {
     public boolean enabled() {
       return jwksUrl != null;
     }
@@ -83,7 +91,8 @@ public record GatewayConfig(
   public record Quota(int rate, int burst) {}
 
   /** Secrets that may come only from the environment, never from a file. */
-  static final Set<String> SECRETS = Set.of("LVG_BOOTSTRAP_API_KEY", "LVG_S3_SECRET_ACCESS_KEY");
+  static final Set<String> SECRETS =
+      Set.of("LVG_BOOTSTRAP_API_KEY", "LVG_S3_SECRET_ACCESS_KEY", "LVG_ADMIN_API_KEY");
 
   @Override
   public String toString() {
@@ -202,13 +211,17 @@ public record GatewayConfig(
             emptyToNull(s.string("LVG_OAUTH2_JWKS_URL", "")),
             emptyToNull(s.string("LVG_OAUTH2_ISSUER", "")),
             s.string("LVG_OAUTH2_AUDIENCE", "lance-version-gateway"),
-            s.string("LVG_OAUTH2_TENANT_CLAIM", "tenant")),
+            s.string("LVG_OAUTH2_TENANT_CLAIM", "tenant"),
+            s.string("LVG_OAUTH2_READ_SCOPE", "lance:read"),
+            s.string("LVG_OAUTH2_WRITE_SCOPE", "lance:write"),
+            s.string("LVG_OAUTH2_ADMIN_SCOPE", "lance:admin")),
         s.integer("LVG_COMMIT_BATCH_SIZE", 256, 1, 1000),
         s.integer("LVG_COMMIT_BATCHES_IN_FLIGHT", 1, 1, 256),
         Deadlines.from(s),
         s.bool("LVG_ACCESS_LOG", false),
         s.integer("LVG_DB_START_TIMEOUT_S", 60, 0, 3600),
-        s.string("LVG_MANAGEMENT_HOST", s.string("LVG_HOST", "0.0.0.0")));
+        s.string("LVG_MANAGEMENT_HOST", s.string("LVG_HOST", "0.0.0.0")),
+        emptyToNull(s.string("LVG_ADMIN_API_KEY", "")));
   }
 
   private static AdmissionSettings admission(Settings s) {

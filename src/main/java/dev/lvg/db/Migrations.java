@@ -32,7 +32,8 @@ public final class Migrations {
           "V005__slots_held_by_transactions.sql",
           "V006__versions_without_foreign_key.sql",
           "V007__dropped_tables.sql",
-          "V008__transactions.sql");
+          "V008__transactions.sql",
+          "V009__scoped_keys.sql");
 
   private static final long LOCK_KEY = 0x4c56475f4d4947L;
 

@@ -1,5 +1,7 @@
 package dev.lvg.tenancy;
 
+import dev.lvg.http.ApiException;
+import dev.lvg.http.ErrorCode;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
@@ -8,13 +10,17 @@ import io.vertx.sqlclient.Tuple;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.EnumSet;
 import java.util.HexFormat;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
  * Tenants and their API keys. A key is only ever stored and compared as its SHA-256; resolved keys
- * are remembered for a short time so the hot path does not pay a lookup per request.
+ * are remembered for a short time so the hot path does not pay a lookup per request, and forgotten
+ * at once on every gateway when any credential or tenant changes ({@link #forgetAll}, driven by
+ * PostgreSQL notifications); while those notifications cannot be received nothing is remembered.
  */
 public final class TenantDirectory {
   private static final Pattern TENANT_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
@@ -23,19 +29,29 @@ public final class TenantDirectory {
 
   static final String FIND_BY_KEY =
       """
-      SELECT t.id, t.name FROM api_keys k JOIN tenants t ON t.id = k.tenant_id WHERE k.key_hash = $1""";
-  static final String FIND_BY_NAME = "SELECT id, name FROM tenants WHERE name = $1";
+      SELECT t.id, t.name, t.disabled, k.scopes, k.key_id,
+             (extract(epoch FROM k.expires_at) * 1000)::bigint AS expires_millis
+      FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
+      WHERE k.key_hash = $1 AND (k.expires_at IS NULL OR k.expires_at > statement_timestamp())""";
+  static final String FIND_BY_NAME = "SELECT id, name, disabled FROM tenants WHERE name = $1";
+  static final String TOUCH_KEY =
+      "UPDATE api_keys SET last_used_at = statement_timestamp() WHERE key_hash = $1";
   static final String INSERT_TENANT =
       "INSERT INTO tenants (name) VALUES ($1) ON CONFLICT (name) DO NOTHING";
   static final String INSERT_KEY =
       """
-      INSERT INTO api_keys (key_hash, tenant_id) SELECT $1, id FROM tenants WHERE name = $2
+      INSERT INTO api_keys (key_hash, tenant_id, key_id)
+      SELECT $1, id, 'k_' || substr($1, 1, 24) FROM tenants WHERE name = $2
       ON CONFLICT (key_hash) DO NOTHING""";
 
-  private record Cached(Tenant tenant, long expiresAt) {}
+  /** A tenant found by name, and whether it is disabled. */
+  public record Found(Tenant tenant, boolean disabled) {}
+
+  private record Cached(Object value, long expiresAt) {}
 
   private final Pool pool;
   private final ConcurrentHashMap<String, Cached> cache = new ConcurrentHashMap<>();
+  private volatile boolean remembering = true;
 
   public TenantDirectory(Pool pool) {
     this.pool = pool;
@@ -45,44 +61,113 @@ public final class TenantDirectory {
     return name != null && TENANT_NAME.matcher(name).matches();
   }
 
-  /** The tenant the key belongs to, or {@code null} when the key is unknown. */
-  public Future<Tenant> authenticate(String apiKey) {
+  /**
+   * Who the key acts as, or {@code null} when it is unknown, revoked or expired; fails with 403
+   * code 15 when its tenant is disabled.
+   */
+  public Future<Principal> authenticate(String apiKey) {
     String hash = hash(apiKey);
-    return cached(hash, () -> pool.preparedQuery(FIND_BY_KEY).execute(Tuple.of(hash)));
-  }
-
-  /** The tenant a key was recently resolved to, without asking the database; null if unknown. */
-  public Tenant recentlyAuthenticated(String apiKeyHash) {
-    Cached cached = cache.get(apiKeyHash);
-    return cached != null && cached.expiresAt - System.nanoTime() > 0 ? cached.tenant : null;
-  }
-
-  /** A tenant found by {@code lookup}, remembered under {@code key} while found. */
-  private Future<Tenant> cached(
-      String key, java.util.function.Supplier<Future<RowSet<Row>>> lookup) {
-    long now = System.nanoTime();
-    Cached cached = cache.get(key);
-    if (cached != null && cached.expiresAt - now > 0) {
-      return Future.succeededFuture(cached.tenant);
+    Principal known = recentlyAuthenticated(hash);
+    if (known != null) {
+      return Future.succeededFuture(known);
     }
-    return lookup
-        .get()
-        .map(
+    return pool.preparedQuery(FIND_BY_KEY)
+        .execute(Tuple.of(hash))
+        .compose(
             rows -> {
-              Tenant tenant = first(rows);
-              if (tenant != null) {
-                if (cache.size() >= CACHE_MAX_ENTRIES) {
-                  cache.clear();
-                }
-                cache.put(key, new Cached(tenant, now + CACHE_NANOS));
+              if (!rows.iterator().hasNext()) {
+                return Future.succeededFuture(null);
               }
-              return tenant;
+              Row row = rows.iterator().next();
+              if (row.getBoolean("disabled")) {
+                return Future.failedFuture(disabled(row.getString("name")));
+              }
+              Set<Right> rights = EnumSet.noneOf(Right.class);
+              for (String scope : row.getArrayOfStrings("scopes")) {
+                Right right = Right.of(scope);
+                if (right != null && right != Right.ADMIN) {
+                  rights.add(right);
+                }
+              }
+              Principal principal =
+                  new Principal(
+                      new Tenant(row.getLong("id"), row.getString("name")),
+                      Set.copyOf(rights),
+                      row.getString("key_id"));
+              Long expires = row.getLong("expires_millis");
+              long ttl =
+                  expires == null
+                      ? CACHE_NANOS
+                      : Math.min(CACHE_NANOS, (expires - System.currentTimeMillis()) * 1_000_000L);
+              remember(hash, principal, ttl);
+              pool.preparedQuery(TOUCH_KEY).execute(Tuple.of(hash));
+              return Future.succeededFuture(principal);
             });
   }
 
-  /** The tenant of that name, or {@code null}; remembered for a short time like keys. */
-  public Future<Tenant> byName(String name) {
-    return cached("name:" + name, () -> pool.preparedQuery(FIND_BY_NAME).execute(Tuple.of(name)));
+  static ApiException disabled(String tenant) {
+    return new ApiException(
+        ErrorCode.PERMISSION_DENIED, "tenant '" + tenant + "' is disabled on this gateway");
+  }
+
+  /** Who a key was recently resolved to, without asking the database; null if unknown. */
+  public Principal recentlyAuthenticated(String apiKeyHash) {
+    Object known = recalled(apiKeyHash);
+    return known instanceof Principal principal ? principal : null;
+  }
+
+  private Object recalled(String key) {
+    Cached cached = cache.get(key);
+    return cached != null && cached.expiresAt - System.nanoTime() > 0 ? cached.value : null;
+  }
+
+  private void remember(String key, Object value, long ttlNanos) {
+    if (!remembering || ttlNanos <= 0) {
+      return;
+    }
+    if (cache.size() >= CACHE_MAX_ENTRIES) {
+      cache.clear();
+    }
+    cache.put(key, new Cached(value, System.nanoTime() + ttlNanos));
+  }
+
+  /** Forgets every resolved key and tenant: a credential or a tenant changed somewhere. */
+  public void forgetAll() {
+    cache.clear();
+  }
+
+  /**
+   * Whether resolved keys may be remembered: only while changes are heard about. Turning it off
+   * forgets everything at once.
+   */
+  public void remember(boolean enabled) {
+    remembering = enabled;
+    if (!enabled) {
+      cache.clear();
+    }
+  }
+
+  /** The tenant of that name and whether it is disabled, or {@code null}; remembered like keys. */
+  public Future<Found> byName(String name) {
+    Object known = recalled("name:" + name);
+    if (known instanceof Found found) {
+      return Future.succeededFuture(found);
+    }
+    return pool.preparedQuery(FIND_BY_NAME)
+        .execute(Tuple.of(name))
+        .map(
+            rows -> {
+              if (!rows.iterator().hasNext()) {
+                return null;
+              }
+              Row row = rows.iterator().next();
+              Found found =
+                  new Found(
+                      new Tenant(row.getLong("id"), row.getString("name")),
+                      row.getBoolean("disabled"));
+              remember("name:" + name, found, CACHE_NANOS);
+              return found;
+            });
   }
 
   /** Makes sure the tenant exists and the key is valid for it; safe to repeat. */
@@ -121,7 +206,7 @@ public final class TenantDirectory {
       return null;
     }
     Row row = iterator.next();
-    return new Tenant(row.getLong(0), row.getString(1));
+    return new Tenant(row.getLong("id"), row.getString("name"));
   }
 
   public static String hash(String apiKey) {

@@ -128,6 +128,7 @@ class BearerTokenIT {
     if (tenantName != null) {
       claims.put("tenant", tenantName);
     }
+    claims.put("scope", "openid lance:read lance:write");
     return claims;
   }
 
@@ -225,5 +226,32 @@ class BearerTokenIT {
       status = post(bearer, "/v1/namespace/rotated/describe", "{}").status();
     }
     post(bearer, "/v1/namespace/rotated/describe", "{}").assertError(404, 1);
+  }
+
+  @Test
+  void theScopeClaimDecidesWhatATokenMayDo() throws Exception {
+    Map<String, Object> reader = claims(tenant);
+    reader.put("scope", "lance:read");
+    String read = "Bearer " + token(signing, "k1", reader);
+    Map<String, Object> writer = claims(tenant);
+    writer.remove("scope");
+    writer.put("scp", List.of("lance:write"));
+    String write = "Bearer " + token(signing, "k1", writer);
+    Map<String, Object> none = claims(tenant);
+    none.put("scope", "openid profile");
+    String nothing = "Bearer " + token(signing, "k1", none);
+
+    String both = "Bearer " + token(signing, "k1", claims(tenant));
+    post(both, "/v1/namespace/scoped/create", "{}").assertOk();
+    post(both, "/v1/table/scoped%24t/declare", "{}").assertOk();
+
+    post(read, "/v1/table/scoped%24t/describe", "{}").assertOk();
+    post(read, "/v1/table/scoped%24t/version/create", Api.createBody(1, "s/1"))
+        .assertError(403, 15);
+    post(write, "/v1/table/scoped%24t/version/create", Api.createBody(1, "s/1")).assertOk();
+    post(write, "/v1/table/scoped%24t/version/list", "{}").assertError(403, 15);
+    post(nothing, "/v1/table/scoped%24t/describe", "{}").assertError(403, 15);
+    post(nothing, "/v1/table/scoped%24t/version/create", Api.createBody(2, "s/2"))
+        .assertError(403, 15);
   }
 }

@@ -90,6 +90,7 @@ class KubernetesManifestsTest {
         Set.of(
             "LVG_BOOTSTRAP_API_KEY",
             "LVG_S3_SECRET_ACCESS_KEY",
+            "LVG_ADMIN_API_KEY",
             "LVG_LOG_LEVEL",
             "LVG_LOG_FORMAT",
             "LVG_CONFIG"));

@@ -1,0 +1,191 @@
+package dev.lvg.admin;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lvg.auth.BearerTokens;
+import dev.lvg.http.ApiException;
+import dev.lvg.http.Body;
+import dev.lvg.http.ErrorCode;
+import dev.lvg.http.Json;
+import dev.lvg.http.JsonBodies;
+import dev.lvg.http.Operations;
+import dev.lvg.http.Requests;
+import dev.lvg.tenancy.Credentials;
+import dev.lvg.tenancy.Right;
+import dev.lvg.tenancy.TenantDirectory;
+import io.vertx.core.Future;
+import io.vertx.ext.web.Route;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The admin API under {@code /admin/v1} on the API port: tenants and their API keys. Authorized by
+ * the operator key {@code LVG_ADMIN_API_KEY} in {@code x-api-key} (compared as a hash) or by a
+ * bearer token granting the admin scope; answers are JSON with the usual error body.
+ */
+public final class AdminRoutes {
+  private static final String TENANT = "/admin/v1/tenants/:tenant";
+
+  private final Credentials credentials;
+  private final byte[] adminKeyHash;
+  private final BearerTokens bearerTokens;
+  private final long maxBodyBytes;
+
+  /** {@code adminApiKey} null and {@code bearerTokens} null: every admin request gets 401. */
+  public AdminRoutes(
+      Credentials credentials, String adminApiKey, BearerTokens bearerTokens, long maxBodyBytes) {
+    this.credentials = credentials;
+    this.adminKeyHash =
+        adminApiKey == null
+            ? null
+            : TenantDirectory.hash(adminApiKey).getBytes(StandardCharsets.US_ASCII);
+    this.bearerTokens = bearerTokens;
+    this.maxBodyBytes = maxBodyBytes;
+  }
+
+  public void mount(Router router) {
+    mount(router.post("/admin/v1/tenants"), this::createTenant);
+    mount(router.post(TENANT + "/disable"), ctx -> disabled(ctx, true));
+    mount(router.post(TENANT + "/enable"), ctx -> disabled(ctx, false));
+    mount(router.post(TENANT + "/keys"), this::issueKey);
+    mount(router.get(TENANT + "/keys"), this::keys);
+    mount(router.delete(TENANT + "/keys/:key_id"), this::revokeKey);
+  }
+
+  private void mount(Route route, Function<RoutingContext, Future<ObjectNode>> op) {
+    route
+        .handler(new JsonBodies())
+        .handler(BodyHandler.create(false).setBodyLimit(maxBodyBytes))
+        .handler(this::authorize)
+        .handler(Operations.json(op::apply));
+  }
+
+  private void authorize(RoutingContext ctx) {
+    String key = ctx.request().getHeader("x-api-key");
+    if (key != null && adminKeyHash != null) {
+      byte[] given = TenantDirectory.hash(key.trim()).getBytes(StandardCharsets.US_ASCII);
+      if (MessageDigest.isEqual(given, adminKeyHash)) {
+        ctx.next();
+        return;
+      }
+      ctx.fail(ApiException.unauthenticated("the admin API key is not valid"));
+      return;
+    }
+    String authorization = ctx.request().getHeader("Authorization");
+    if (authorization != null
+        && bearerTokens != null
+        && authorization.regionMatches(true, 0, "bearer ", 0, 7)) {
+      bearerTokens
+          .principalOf(authorization.substring(7).trim())
+          .onComplete(
+              result -> {
+                if (result.failed()) {
+                  ctx.fail(result.cause());
+                } else if (!result.result().may(Right.ADMIN)) {
+                  ctx.fail(
+                      new ApiException(
+                          ErrorCode.PERMISSION_DENIED, "this token does not grant 'admin'"));
+                } else {
+                  ctx.next();
+                }
+              });
+      return;
+    }
+    ctx.fail(
+        ApiException.unauthenticated(
+            adminKeyHash == null && bearerTokens == null
+                ? "the admin API is off: set LVG_ADMIN_API_KEY or configure bearer tokens"
+                : "send the admin API key in x-api-key, or a bearer token with the admin scope"));
+  }
+
+  private Future<ObjectNode> createTenant(RoutingContext ctx) {
+    Body body = Requests.requiredBody(ctx);
+    return credentials
+        .createTenant(body.requiredNonEmptyString("name"))
+        .map(tenant -> Json.object().put("name", tenant.name()).put("disabled", false));
+  }
+
+  private Future<ObjectNode> disabled(RoutingContext ctx, boolean disabled) {
+    String tenant = ctx.pathParam("tenant");
+    return credentials
+        .setDisabled(tenant, disabled)
+        .map(done -> Json.object().put("name", tenant).put("disabled", disabled));
+  }
+
+  private Future<ObjectNode> issueKey(RoutingContext ctx) {
+    Body body = Requests.body(ctx);
+    List<String> scopes = body.optionalStringList("scopes");
+    Set<Right> rights = EnumSet.noneOf(Right.class);
+    for (String scope : scopes == null ? List.of("read", "write") : scopes) {
+      Right right = Right.of(scope);
+      if (right == null || right == Right.ADMIN) {
+        throw ApiException.invalidInput(
+            "'scopes' may hold 'read' and 'write', got '" + scope + "'");
+      }
+      rights.add(right);
+    }
+    if (rights.isEmpty()) {
+      throw ApiException.invalidInput("'scopes' must grant at least one of 'read', 'write'");
+    }
+    Long expiresAt = body.optionalNonNegativeLong("expires_at");
+    if (expiresAt != null && expiresAt <= System.currentTimeMillis()) {
+      throw ApiException.invalidInput("'expires_at' must be in the future (epoch milliseconds)");
+    }
+    return credentials
+        .issueKey(ctx.pathParam("tenant"), rights, expiresAt, body.optionalString("description"))
+        .map(issued -> keyJson(issued.info()).put("api_key", issued.apiKey()));
+  }
+
+  private Future<ObjectNode> keys(RoutingContext ctx) {
+    return credentials
+        .keys(ctx.pathParam("tenant"))
+        .map(
+            keys -> {
+              ObjectNode result = Json.object();
+              ArrayNode list = result.putArray("keys");
+              keys.forEach(key -> list.add(keyJson(key)));
+              return result;
+            });
+  }
+
+  private Future<ObjectNode> revokeKey(RoutingContext ctx) {
+    String keyId = ctx.pathParam("key_id");
+    return credentials
+        .revokeKey(ctx.pathParam("tenant"), keyId)
+        .compose(
+            revoked ->
+                revoked
+                    ? Future.succeededFuture(
+                        Json.object().put("key_id", keyId).put("revoked", true))
+                    : Future.failedFuture(
+                        new ApiException(
+                            ErrorCode.NAMESPACE_NOT_FOUND,
+                            "tenant '" + ctx.pathParam("tenant") + "' has no key " + keyId)));
+  }
+
+  private static ObjectNode keyJson(Credentials.KeyInfo key) {
+    ObjectNode node = Json.object().put("key_id", key.keyId());
+    ArrayNode scopes = node.putArray("scopes");
+    key.scopes().forEach(scopes::add);
+    node.put("created_at", key.createdAt());
+    putNullable(node, "last_used_at", key.lastUsedAt());
+    putNullable(node, "expires_at", key.expiresAt());
+    node.put("description", key.description());
+    return node;
+  }
+
+  private static void putNullable(ObjectNode node, String name, Long value) {
+    if (value == null) {
+      node.putNull(name);
+    } else {
+      node.put(name, value);
+    }
+  }
+}
