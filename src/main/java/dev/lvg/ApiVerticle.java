@@ -42,6 +42,7 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -120,6 +121,20 @@ final class ApiVerticle extends VerticleBase {
             // HTTP/1.1 only: with cleartext HTTP/2 on, a connection exists only once its first
             // bytes are in, so a peer that connects and says nothing would escape the head timeout.
             .setHttp2ClearTextEnabled(false);
+    if (shared.config().tls()) {
+      // HTTP/2 through ALPN, or HTTP/1.1; a handshake not done within the head timeout is cut.
+      options
+          .setSsl(true)
+          .setUseAlpn(true)
+          .setKeyCertOptions(
+              new PemKeyCertOptions()
+                  .setCertPath(shared.config().tlsCert().toString())
+                  .setKeyPath(shared.config().tlsKey().toString()))
+          .setSslHandshakeTimeout(deadlines.headTimeoutMillis())
+          .setSslHandshakeTimeoutUnit(TimeUnit.MILLISECONDS)
+          .setIdleTimeout(deadlines.idleTimeoutMillis())
+          .setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
+    }
     return vertx
         .createHttpServer(options)
         .connectionHandler(guard::connected)

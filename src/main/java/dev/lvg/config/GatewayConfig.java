@@ -42,7 +42,14 @@ public record GatewayConfig(
     boolean accessLog,
     int dbStartTimeoutSeconds,
     String managementHost,
-    String adminApiKey) {
+    String adminApiKey,
+    Path tlsCert,
+    Path tlsKey) {
+
+  /** True when the API port serves TLS (and HTTP/2 through ALPN). */
+  public boolean tls() {
+    return tlsCert != null;
+  }
 
   /**
    * Bearer tokens (JWTs) validated locally against the issuer's JWKS; {@code jwksUrl} null means
@@ -221,7 +228,9 @@ public record GatewayConfig(
         s.bool("LVG_ACCESS_LOG", false),
         s.integer("LVG_DB_START_TIMEOUT_S", 60, 0, 3600),
         s.string("LVG_MANAGEMENT_HOST", s.string("LVG_HOST", "0.0.0.0")),
-        emptyToNull(s.string("LVG_ADMIN_API_KEY", "")));
+        emptyToNull(s.string("LVG_ADMIN_API_KEY", "")),
+        readable(s, "LVG_TLS_CERT", "LVG_TLS_KEY"),
+        readable(s, "LVG_TLS_KEY", "LVG_TLS_CERT"));
   }
 
   private static AdmissionSettings admission(Settings s) {
@@ -280,6 +289,22 @@ public record GatewayConfig(
       }
     }
     return Map.copyOf(quotas);
+  }
+
+  /** The file named by {@code key} (which must be set together with {@code partner}), or null. */
+  private static Path readable(Settings s, String key, String partner) {
+    String value = s.string(key, "");
+    if (value.isEmpty() != s.string(partner, "").isEmpty()) {
+      throw new ConfigException(key + " and " + partner + " must be set together");
+    }
+    if (value.isEmpty()) {
+      return null;
+    }
+    Path path = Path.of(value);
+    if (!Files.isReadable(path)) {
+      throw new ConfigException(key + ": cannot read " + path);
+    }
+    return path;
   }
 
   private static String emptyToNull(String value) {

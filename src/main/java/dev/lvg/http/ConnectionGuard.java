@@ -5,6 +5,7 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -87,14 +88,19 @@ public final class ConnectionGuard {
     peers.put(connection, new Peer(System.currentTimeMillis()));
     connection.closeHandler(
         closed -> {
-          if (peers.remove(connection) != null) {
-            open.decrementAndGet();
-          }
+          peers.remove(connection);
+          open.decrementAndGet();
         });
   }
 
   /** A request head arrived complete on a watched connection. */
   public void requested(HttpServerRequest request) {
+    if (request.version() == HttpVersion.HTTP_2) {
+      // Streams are multiplexed: HTTP/2 (over TLS) bounds idle connections and stalled streams
+      // itself, and one stream's answer says nothing about the others.
+      peers.remove(request.connection());
+      return;
+    }
     Peer peer = peers.get(request.connection());
     if (peer != null) {
       peer.current = request;
