@@ -170,7 +170,7 @@ public final class AdminRoutes {
                             "tenant '" + ctx.pathParam("tenant") + "' has no key " + keyId)));
   }
 
-  private static ObjectNode keyJson(Credentials.KeyInfo key) {
+  static ObjectNode keyJson(Credentials.KeyInfo key) {
     ObjectNode node = Json.object().put("key_id", key.keyId());
     ArrayNode scopes = node.putArray("scopes");
     key.scopes().forEach(scopes::add);

@@ -1,0 +1,179 @@
+package dev.lvg.admin;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lvg.config.GatewayConfig;
+import dev.lvg.db.Database;
+import dev.lvg.db.EmbeddedDatabase;
+import dev.lvg.db.Migrations;
+import dev.lvg.http.ApiException;
+import dev.lvg.http.Json;
+import dev.lvg.tenancy.Credentials;
+import dev.lvg.tenancy.Right;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.sqlclient.Pool;
+import java.io.PrintStream;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The admin API's operations from the command line, against the configured database (the same
+ * settings as the gateway; an embedded database only while no gateway uses its data directory):
+ *
+ * <pre>
+ *   tenants create NAME | tenants disable NAME | tenants enable NAME
+ *   keys create --tenant T [--scopes read,write] [--expires-at MILLIS] [--description TEXT]
+ *   keys list --tenant T
+ *   keys revoke --tenant T --key-id K
+ * </pre>
+ *
+ * Prints the answer as JSON (a new key's secret only here); exit status 0, 1 on a refusal, 2 on a
+ * usage error.
+ */
+public final class AdminCommand {
+  static final String USAGE =
+      """
+      usage: java -jar lance-version-gateway.jar tenants create|disable|enable NAME
+             java -jar lance-version-gateway.jar keys create --tenant T [--scopes read,write]
+                 [--expires-at EPOCH_MILLIS] [--description TEXT]
+             java -jar lance-version-gateway.jar keys list --tenant T
+             java -jar lance-version-gateway.jar keys revoke --tenant T --key-id K""";
+
+  private AdminCommand() {}
+
+  /** True when {@code args} name an admin command rather than starting the gateway. */
+  public static boolean isCommand(String[] args) {
+    return args.length > 0 && (args[0].equals("tenants") || args[0].equals("keys"));
+  }
+
+  /** Runs the command; answers the exit status. */
+  public static int run(String[] args, GatewayConfig config, PrintStream out, PrintStream err) {
+    if (args.length < 2) {
+      err.println(USAGE);
+      return 2;
+    }
+    Map<String, String> options = new HashMap<>();
+    String name = null;
+    for (int i = 2; i < args.length; i++) {
+      if (args[i].startsWith("--") && i + 1 < args.length) {
+        options.put(args[i].substring(2), args[++i]);
+      } else if (name == null && !args[i].startsWith("--")) {
+        name = args[i];
+      } else {
+        err.println(USAGE);
+        return 2;
+      }
+    }
+    EmbeddedDatabase embedded =
+        config.embeddedDatabase() ? EmbeddedDatabase.start(config.dataDir()) : null;
+    String url = embedded != null ? embedded.url() : config.dbUrl();
+    Vertx vertx = Vertx.vertx();
+    try {
+      Pool pool = Database.pool(vertx, url, "lvg-admin", 1, 16, 1);
+      Credentials credentials = new Credentials(pool);
+      String subject = name;
+      Future<ObjectNode> answer =
+          Migrations.apply(pool, Migrations.load())
+              .compose(applied -> command(args[0], args[1], subject, options, credentials));
+      ObjectNode result =
+          answer.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+      out.println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(result));
+      return 0;
+    } catch (Exception e) {
+      Throwable cause = e.getCause() != null ? e.getCause() : e;
+      if (cause instanceof UsageException) {
+        err.println(cause.getMessage());
+        err.println(USAGE);
+        return 2;
+      }
+      err.println(
+          "lance-version-gateway: "
+              + (cause instanceof ApiException api ? api.getMessage() : cause.toString()));
+      return 1;
+    } finally {
+      vertx.close().toCompletionStage().toCompletableFuture().join();
+      if (embedded != null) {
+        embedded.close();
+      }
+    }
+  }
+
+  private static final class UsageException extends RuntimeException {
+    UsageException(String message) {
+      super(message);
+    }
+  }
+
+  private static String required(String value, String what) {
+    if (value == null || value.isBlank()) {
+      throw new UsageException(what + " is required");
+    }
+    return value;
+  }
+
+  private static Future<ObjectNode> command(
+      String group,
+      String action,
+      String name,
+      Map<String, String> options,
+      Credentials credentials) {
+    switch (group + " " + action) {
+      case "tenants create":
+        return credentials
+            .createTenant(required(name, "the tenant's name"))
+            .map(tenant -> Json.object().put("name", tenant.name()).put("disabled", false));
+      case "tenants disable":
+      case "tenants enable":
+        boolean disabled = action.equals("disable");
+        String tenant = required(name, "the tenant's name");
+        return credentials
+            .setDisabled(tenant, disabled)
+            .map(done -> Json.object().put("name", tenant).put("disabled", disabled));
+      case "keys create":
+        Set<Right> rights = EnumSet.noneOf(Right.class);
+        for (String scope : options.getOrDefault("scopes", "read,write").split(",")) {
+          Right right = Right.of(scope.trim());
+          if (right == null || right == Right.ADMIN) {
+            throw new UsageException("--scopes takes read and write, got '" + scope + "'");
+          }
+          rights.add(right);
+        }
+        Long expires = null;
+        if (options.containsKey("expires-at")) {
+          try {
+            expires = Long.parseLong(options.get("expires-at"));
+          } catch (NumberFormatException e) {
+            throw new UsageException("--expires-at takes epoch milliseconds");
+          }
+        }
+        return credentials
+            .issueKey(
+                required(options.get("tenant"), "--tenant"),
+                rights,
+                expires,
+                options.get("description"))
+            .map(issued -> AdminRoutes.keyJson(issued.info()).put("api_key", issued.apiKey()));
+      case "keys list":
+        return credentials
+            .keys(required(options.get("tenant"), "--tenant"))
+            .map(
+                keys -> {
+                  ObjectNode result = Json.object();
+                  ArrayNode list = result.putArray("keys");
+                  keys.forEach(key -> list.add(AdminRoutes.keyJson(key)));
+                  return result;
+                });
+      case "keys revoke":
+        String keyId = required(options.get("key-id"), "--key-id");
+        return credentials
+            .revokeKey(required(options.get("tenant"), "--tenant"), keyId)
+            .map(revoked -> Json.object().put("key_id", keyId).put("revoked", revoked));
+      default:
+        throw new UsageException("unknown command: " + group + " " + action);
+    }
+  }
+}

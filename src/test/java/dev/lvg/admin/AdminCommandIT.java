@@ -1,0 +1,74 @@
+package dev.lvg.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lvg.TestGateway;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The admin operations from the command line: the built jar, run as an operator would. */
+class AdminCommandIT {
+  private record Run(int status, String out, String err) {}
+
+  private static Run jar(String... args) throws Exception {
+    List<String> command =
+        new java.util.ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar",
+                Path.of("target", "lance-version-gateway.jar").toAbsolutePath().toString()));
+    command.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().put("LVG_DB_URL", TestGateway.shared().databaseUrl());
+    builder.environment().put("LVG_CONFIG", "");
+    builder.directory(Files.createTempDirectory("lvg-cli-").toFile());
+    Process process = builder.start();
+    assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    return new Run(
+        process.exitValue(),
+        new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8),
+        new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void anOperatorCreatesATenantAndAReadKeyThatTheGatewayHonours() throws Exception {
+    String tenant = "cli-" + UUID.randomUUID().toString().substring(0, 8);
+    Run created = jar("tenants", "create", tenant);
+    assertThat(created.status()).as(created.err()).isZero();
+    assertThat(jar("tenants", "create", tenant).status()).isEqualTo(1);
+
+    Run issued = jar("keys", "create", "--tenant", tenant, "--scopes", "read");
+    assertThat(issued.status()).as(issued.err()).isZero();
+    JsonNode key = new ObjectMapper().readTree(issued.out());
+    assertThat(key.get("scopes").toString()).isEqualTo("[\"read\"]");
+    var api = TestGateway.shared().api(key.get("api_key").asText());
+    api.post("/v1/namespace/cli/describe", "{}").assertError(404, 1);
+    api.post("/v1/namespace/cli/create", "{}").assertError(403, 15);
+
+    Run listed = jar("keys", "list", "--tenant", tenant);
+    assertThat(listed.status()).isZero();
+    assertThat(listed.out()).contains(key.get("key_id").asText());
+    assertThat(listed.out()).doesNotContain(key.get("api_key").asText());
+
+    Run revoked = jar("keys", "revoke", "--tenant", tenant, "--key-id", key.get("key_id").asText());
+    assertThat(revoked.status()).as(revoked.err()).isZero();
+    long deadline = System.nanoTime() + 2_000_000_000L;
+    int status = 0;
+    while (System.nanoTime() < deadline && status != 401) {
+      status = api.post("/v1/namespace/cli/describe", "{}").status();
+      Thread.sleep(20);
+    }
+    assertThat(status).isEqualTo(401);
+
+    Run wrong = jar("keys", "create", "--tenant", tenant, "--scopes", "root");
+    assertThat(wrong.status()).isEqualTo(2);
+    assertThat(wrong.err()).contains("usage:");
+  }
+}
