@@ -337,4 +337,43 @@ class LanceWriterIT {
       assertThat(mine.countRows()).isEqualTo(4);
     }
   }
+
+  @Test
+  void aReadOnlyKeyOpensAndReadsAndItsCommitIsRefused() throws Exception {
+    String tenant = "readonly-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+    String owner = gw.tenantWithKey(tenant);
+    gw.api(owner).post("/v1/namespace/ns1/create", "{}").assertOk();
+    write(namespace(owner), WriteParams.WriteMode.CREATE, 0, 4);
+    String reader = "reader-" + java.util.UUID.randomUUID();
+    try (java.sql.Connection db = gw.jdbc();
+        java.sql.PreparedStatement insert =
+            db.prepareStatement(
+                "INSERT INTO api_keys (key_hash, tenant_id, key_id, scopes)"
+                    + " SELECT ?, id, ?, '{read}' FROM tenants WHERE name = ?")) {
+      insert.setString(1, dev.lvg.tenancy.TenantDirectory.hash(reader));
+      insert.setString(2, "k_" + reader.substring(7, 31).replace("-", ""));
+      insert.setString(3, tenant);
+      assertThat(insert.executeUpdate()).isEqualTo(1);
+    }
+    try (Dataset read =
+        Dataset.open()
+            .allocator(allocator)
+            .namespaceClient(namespace(reader))
+            .tableId(TABLE)
+            .build()) {
+      assertThat(read.countRows()).isEqualTo(4);
+    }
+    // Lance retries a refused commit for minutes, so the refusal is checked on the call it makes.
+    gw.api(reader)
+        .post("/v1/table/ns1%24events/version/create", Api.createBody(2, "ns1/events/2"))
+        .assertError(403, 15);
+    try (Dataset mine =
+        Dataset.open()
+            .allocator(allocator)
+            .namespaceClient(namespace(owner))
+            .tableId(TABLE)
+            .build()) {
+      assertThat(mine.version()).isEqualTo(1);
+    }
+  }
 }
