@@ -3,38 +3,22 @@ package dev.lvg.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import dev.lvg.Api;
 import dev.lvg.TestGateway;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpRequest;
-import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
-import java.security.KeyPairGenerator;
-import java.security.Signature;
-import java.security.interfaces.RSAPublicKey;
-import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Bearer JWTs validated against a real JWKS endpoint: the tenant comes from the token's claim. */
 class BearerTokenIT {
-  private static final String ISSUER = "https://issuer.test";
-  private static final String AUDIENCE = "lance-version-gateway";
-  private static final ObjectMapper MAPPER = new ObjectMapper();
-  private static final List<Map<String, Object>> PUBLISHED = new CopyOnWriteArrayList<>();
-
-  private static HttpServer jwks;
+  private static JwksIssuer issuer;
   private static TestGateway gw;
   private static KeyPair signing;
   private static String tenant;
@@ -42,26 +26,10 @@ class BearerTokenIT {
 
   @BeforeAll
   static void start() throws Exception {
-    signing = rsa();
-    publish("k1", signing);
-    jwks = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    jwks.createContext(
-        "/.well-known/jwks.json",
-        exchange -> {
-          byte[] body = MAPPER.writeValueAsBytes(Map.of("keys", new ArrayList<>(PUBLISHED)));
-          exchange.getResponseHeaders().add("Content-Type", "application/json");
-          exchange.sendResponseHeaders(200, body.length);
-          exchange.getResponseBody().write(body);
-          exchange.close();
-        });
-    jwks.start();
-    Map<String, String> settings = new HashMap<>();
+    issuer = new JwksIssuer();
+    signing = issuer.signing;
+    Map<String, String> settings = new HashMap<>(issuer.gatewaySettings());
     settings.put("LVG_DB_URL", TestGateway.shared().databaseUrl());
-    settings.put(
-        "LVG_OAUTH2_JWKS_URL",
-        "http://127.0.0.1:" + jwks.getAddress().getPort() + "/.well-known/jwks.json");
-    settings.put("LVG_OAUTH2_ISSUER", ISSUER);
-    settings.put("LVG_OAUTH2_AUDIENCE", AUDIENCE);
     gw = TestGateway.dedicated(settings);
     tenant = "jwt-" + UUID.randomUUID().toString().substring(0, 8);
     tenantKey = gw.tenantWithKey(tenant);
@@ -70,66 +38,24 @@ class BearerTokenIT {
   @AfterAll
   static void stop() {
     gw.gateway.close();
-    jwks.stop(0);
+    issuer.close();
   }
 
   private static KeyPair rsa() throws Exception {
-    KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
-    generator.initialize(2048);
-    return generator.generateKeyPair();
-  }
-
-  private static String b64(byte[] bytes) {
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-  }
-
-  private static byte[] unsigned(java.math.BigInteger value) {
-    byte[] bytes = value.toByteArray();
-    return bytes[0] == 0 ? java.util.Arrays.copyOfRange(bytes, 1, bytes.length) : bytes;
+    return JwksIssuer.rsa();
   }
 
   private static void publish(String keyId, KeyPair pair) {
-    RSAPublicKey key = (RSAPublicKey) pair.getPublic();
-    PUBLISHED.add(
-        Map.of(
-            "kty",
-            "RSA",
-            "kid",
-            keyId,
-            "use",
-            "sig",
-            "alg",
-            "RS256",
-            "n",
-            b64(unsigned(key.getModulus())),
-            "e",
-            b64(unsigned(key.getPublicExponent()))));
+    issuer.publish(keyId, pair);
   }
 
   private static String token(KeyPair pair, String keyId, Map<String, Object> claims)
       throws Exception {
-    String header =
-        b64(MAPPER.writeValueAsBytes(Map.of("alg", "RS256", "typ", "JWT", "kid", keyId)));
-    String payload = b64(MAPPER.writeValueAsBytes(claims));
-    Signature rs256 = Signature.getInstance("SHA256withRSA");
-    rs256.initSign(pair.getPrivate());
-    rs256.update((header + "." + payload).getBytes(StandardCharsets.US_ASCII));
-    return header + "." + payload + "." + b64(rs256.sign());
+    return JwksIssuer.token(pair, keyId, claims);
   }
 
   private static Map<String, Object> claims(String tenantName) {
-    long now = System.currentTimeMillis() / 1000;
-    Map<String, Object> claims = new LinkedHashMap<>();
-    claims.put("iss", ISSUER);
-    claims.put("aud", AUDIENCE);
-    claims.put("sub", "writer-1");
-    claims.put("iat", now);
-    claims.put("exp", now + 300);
-    if (tenantName != null) {
-      claims.put("tenant", tenantName);
-    }
-    claims.put("scope", "openid lance:read lance:write");
-    return claims;
+    return JwksIssuer.claims(tenantName, "openid lance:read lance:write");
   }
 
   private static Api.Response post(String authorization, String path, String body) {
