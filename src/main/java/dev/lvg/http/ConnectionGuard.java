@@ -166,7 +166,9 @@ public final class ConnectionGuard {
         });
     stalled.forEach(HttpConnection::close);
     for (HttpServerRequest request : slowBodies) {
-      LOG.debug("{} {}: the body did not arrive in time", request.method(), request.path());
+      if (ErrorResponder.clientMistakeLogged()) {
+        LOG.debug("{} {}: the body did not arrive in time", request.method(), request.path());
+      }
       ErrorResponder.answer(
           request,
           ApiException.invalidInput(

@@ -40,11 +40,13 @@ public final class ErrorResponder implements Handler<RoutingContext> {
     }
     Throwable failure = ctx.failure();
     if (Failures.undecodableHttp(failure)) {
-      LOG.debug(
-          "{} {}: undecodable body: {}",
-          ctx.request().method(),
-          ctx.request().path(),
-          failure.toString());
+      if (clientMistakeLogged()) {
+        LOG.debug(
+            "{} {}: undecodable body: {}",
+            ctx.request().method(),
+            ctx.request().path(),
+            failure.toString());
+      }
       answer(ctx.request(), Failures.classify(failure).error(), 400, true);
       return;
     }
@@ -54,6 +56,14 @@ public final class ErrorResponder implements Handler<RoutingContext> {
       ctx.response().putHeader("Retry-After", Integer.toString(error.retryAfterSeconds()));
     }
     send(ctx, error.errorCode(), status, error.getMessage());
+  }
+
+  /**
+   * Whether a line about a client's mistake is written: only at DEBUG, and at most {@link
+   * LogBudget#CLIENT_MISTAKES} lines a second, so no client can flood the log.
+   */
+  static boolean clientMistakeLogged() {
+    return LOG.isDebugEnabled() && LogBudget.CLIENT_MISTAKES.allows(System.currentTimeMillis());
   }
 
   /** The router's own refusals: no route, wrong method, a body over the limit. */
@@ -91,7 +101,8 @@ public final class ErrorResponder implements Handler<RoutingContext> {
           outages.failed(
               cause == null || cause == error ? error.getMessage() : cause.toString(),
               System.currentTimeMillis());
-      default ->
+      default -> {
+        if (clientMistakeLogged()) {
           LOG.atDebug()
               .addKeyValue("request_id", RequestIds.of(ctx.request()))
               .log(
@@ -101,6 +112,8 @@ public final class ErrorResponder implements Handler<RoutingContext> {
                   error.errorCode().status,
                   error.errorCode().code,
                   error.getMessage());
+        }
+      }
     }
     return error;
   }
@@ -164,7 +177,9 @@ public final class ErrorResponder implements Handler<RoutingContext> {
         cause instanceof TooLongHttpLineException
             ? 414
             : cause instanceof TooLongHttpHeaderException ? 431 : 400;
-    LOG.debug("undecodable request -> {}: {}", status, cause == null ? "" : cause.toString());
+    if (clientMistakeLogged()) {
+      LOG.debug("undecodable request -> {}: {}", status, cause == null ? "" : cause.toString());
+    }
     answer(
         request,
         ApiException.invalidInput(
