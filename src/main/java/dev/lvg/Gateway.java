@@ -306,6 +306,10 @@ public final class Gateway implements AutoCloseable {
         LOG.warn("the API did not drain cleanly: {}", e.toString());
       }
     }
+    CredentialEvents events = credentialEvents;
+    if (events != null) {
+      events.close();
+    }
     try {
       vertx.close().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
     } catch (Exception e) {

@@ -8,12 +8,15 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.security.SecureRandom;
+import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Administration of tenants and their API keys. Every change notifies all gateways on the channel
@@ -113,8 +116,7 @@ public final class Credentials {
     OffsetDateTime expires =
         expiresAtMillis == null
             ? null
-            : OffsetDateTime.ofInstant(
-                java.time.Instant.ofEpochMilli(expiresAtMillis), java.time.ZoneOffset.UTC);
+            : OffsetDateTime.ofInstant(Instant.ofEpochMilli(expiresAtMillis), ZoneOffset.UTC);
     return changing(
         conn ->
             conn.preparedQuery(INSERT_KEY)
@@ -173,7 +175,7 @@ public final class Credentials {
   }
 
   /** Runs {@code change} in a transaction that also notifies every gateway. */
-  private <T> Future<T> changing(java.util.function.Function<SqlConnection, Future<T>> change) {
+  private <T> Future<T> changing(Function<SqlConnection, Future<T>> change) {
     return pool.withTransaction(
         conn ->
             change
