@@ -14,6 +14,7 @@ import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
 /**
@@ -53,6 +54,12 @@ public final class TenantDirectory {
   private final ConcurrentHashMap<String, Cached> cache = new ConcurrentHashMap<>();
   private volatile boolean remembering = true;
 
+  /**
+   * Counts {@link #forgetAll} calls: a lookup that was in flight while credentials changed must not
+   * remember what it read before the change.
+   */
+  private final AtomicLong generation = new AtomicLong();
+
   public TenantDirectory(Pool pool) {
     this.pool = pool;
   }
@@ -71,6 +78,7 @@ public final class TenantDirectory {
     if (known != null) {
       return Future.succeededFuture(known);
     }
+    long readAt = generation.get();
     return pool.preparedQuery(FIND_BY_KEY)
         .execute(Tuple.of(hash))
         .compose(
@@ -99,7 +107,7 @@ public final class TenantDirectory {
                   expires == null
                       ? CACHE_NANOS
                       : Math.min(CACHE_NANOS, (expires - System.currentTimeMillis()) * 1_000_000L);
-              remember(hash, principal, ttl);
+              remember(hash, principal, ttl, readAt);
               pool.preparedQuery(TOUCH_KEY).execute(Tuple.of(hash));
               return Future.succeededFuture(principal);
             });
@@ -121,8 +129,8 @@ public final class TenantDirectory {
     return cached != null && cached.expiresAt - System.nanoTime() > 0 ? cached.value : null;
   }
 
-  private void remember(String key, Object value, long ttlNanos) {
-    if (!remembering || ttlNanos <= 0) {
+  private void remember(String key, Object value, long ttlNanos, long readAt) {
+    if (!remembering || ttlNanos <= 0 || generation.get() != readAt) {
       return;
     }
     if (cache.size() >= CACHE_MAX_ENTRIES) {
@@ -133,6 +141,7 @@ public final class TenantDirectory {
 
   /** Forgets every resolved key and tenant: a credential or a tenant changed somewhere. */
   public void forgetAll() {
+    generation.incrementAndGet();
     cache.clear();
   }
 
@@ -143,7 +152,7 @@ public final class TenantDirectory {
   public void remember(boolean enabled) {
     remembering = enabled;
     if (!enabled) {
-      cache.clear();
+      forgetAll();
     }
   }
 
@@ -153,6 +162,7 @@ public final class TenantDirectory {
     if (known instanceof Found found) {
       return Future.succeededFuture(found);
     }
+    long readAt = generation.get();
     return pool.preparedQuery(FIND_BY_NAME)
         .execute(Tuple.of(name))
         .map(
@@ -165,7 +175,7 @@ public final class TenantDirectory {
                   new Found(
                       new Tenant(row.getLong("id"), row.getString("name")),
                       row.getBoolean("disabled"));
-              remember("name:" + name, found, CACHE_NANOS);
+              remember("name:" + name, found, CACHE_NANOS, readAt);
               return found;
             });
   }
