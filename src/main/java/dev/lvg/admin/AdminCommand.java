@@ -1,6 +1,5 @@
 package dev.lvg.admin;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.config.GatewayConfig;
 import dev.lvg.db.Database;
@@ -14,8 +13,8 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
 import java.io.PrintStream;
-import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -125,22 +124,21 @@ public final class AdminCommand {
       case "tenants create":
         return credentials
             .createTenant(required(name, "the tenant's name"))
-            .map(tenant -> Json.object().put("name", tenant.name()).put("disabled", false));
+            .map(tenant -> AdminJson.tenant(tenant.name(), false));
       case "tenants disable":
       case "tenants enable":
         boolean disabled = action.equals("disable");
         String tenant = required(name, "the tenant's name");
         return credentials
             .setDisabled(tenant, disabled)
-            .map(done -> Json.object().put("name", tenant).put("disabled", disabled));
+            .map(done -> AdminJson.tenant(tenant, disabled));
       case "keys create":
-        Set<Right> rights = EnumSet.noneOf(Right.class);
-        for (String scope : options.getOrDefault("scopes", "read,write").split(",")) {
-          Right right = Right.of(scope.trim());
-          if (right == null || right == Right.ADMIN) {
-            throw new UsageException("--scopes takes read and write, got '" + scope + "'");
-          }
-          rights.add(right);
+        Set<Right> rights;
+        try {
+          rights =
+              AdminJson.rights(List.of(options.getOrDefault("scopes", "read,write").split(",")));
+        } catch (ApiException invalid) {
+          throw new UsageException("--scopes: " + invalid.getMessage());
         }
         Long expires = null;
         if (options.containsKey("expires-at")) {
@@ -156,17 +154,9 @@ public final class AdminCommand {
                 rights,
                 expires,
                 options.get("description"))
-            .map(issued -> AdminRoutes.keyJson(issued.info()).put("api_key", issued.apiKey()));
+            .map(AdminJson::issued);
       case "keys list":
-        return credentials
-            .keys(required(options.get("tenant"), "--tenant"))
-            .map(
-                keys -> {
-                  ObjectNode result = Json.object();
-                  ArrayNode list = result.putArray("keys");
-                  keys.forEach(key -> list.add(AdminRoutes.keyJson(key)));
-                  return result;
-                });
+        return credentials.keys(required(options.get("tenant"), "--tenant")).map(AdminJson::keys);
       case "keys revoke":
         String keyId = required(options.get("key-id"), "--key-id");
         return credentials

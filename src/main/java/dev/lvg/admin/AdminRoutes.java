@@ -1,6 +1,5 @@
 package dev.lvg.admin;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.auth.BearerTokens;
 import dev.lvg.http.ApiException;
@@ -20,7 +19,6 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
@@ -109,50 +107,31 @@ public final class AdminRoutes {
     Body body = Requests.requiredBody(ctx);
     return credentials
         .createTenant(body.requiredNonEmptyString("name"))
-        .map(tenant -> Json.object().put("name", tenant.name()).put("disabled", false));
+        .map(tenant -> AdminJson.tenant(tenant.name(), false));
   }
 
   private Future<ObjectNode> disabled(RoutingContext ctx, boolean disabled) {
     String tenant = ctx.pathParam("tenant");
     return credentials
         .setDisabled(tenant, disabled)
-        .map(done -> Json.object().put("name", tenant).put("disabled", disabled));
+        .map(done -> AdminJson.tenant(tenant, disabled));
   }
 
   private Future<ObjectNode> issueKey(RoutingContext ctx) {
     Body body = Requests.body(ctx);
     List<String> scopes = body.optionalStringList("scopes");
-    Set<Right> rights = EnumSet.noneOf(Right.class);
-    for (String scope : scopes == null ? List.of("read", "write") : scopes) {
-      Right right = Right.of(scope);
-      if (right == null || right == Right.ADMIN) {
-        throw ApiException.invalidInput(
-            "'scopes' may hold 'read' and 'write', got '" + scope + "'");
-      }
-      rights.add(right);
-    }
-    if (rights.isEmpty()) {
-      throw ApiException.invalidInput("'scopes' must grant at least one of 'read', 'write'");
-    }
+    Set<Right> rights = AdminJson.rights(scopes == null ? List.of("read", "write") : scopes);
     Long expiresAt = body.optionalNonNegativeLong("expires_at");
     if (expiresAt != null && expiresAt <= System.currentTimeMillis()) {
       throw ApiException.invalidInput("'expires_at' must be in the future (epoch milliseconds)");
     }
     return credentials
         .issueKey(ctx.pathParam("tenant"), rights, expiresAt, body.optionalString("description"))
-        .map(issued -> keyJson(issued.info()).put("api_key", issued.apiKey()));
+        .map(AdminJson::issued);
   }
 
   private Future<ObjectNode> keys(RoutingContext ctx) {
-    return credentials
-        .keys(ctx.pathParam("tenant"))
-        .map(
-            keys -> {
-              ObjectNode result = Json.object();
-              ArrayNode list = result.putArray("keys");
-              keys.forEach(key -> list.add(keyJson(key)));
-              return result;
-            });
+    return credentials.keys(ctx.pathParam("tenant")).map(AdminJson::keys);
   }
 
   private Future<ObjectNode> revokeKey(RoutingContext ctx) {
@@ -168,24 +147,5 @@ public final class AdminRoutes {
                         new ApiException(
                             ErrorCode.NAMESPACE_NOT_FOUND,
                             "tenant '" + ctx.pathParam("tenant") + "' has no key " + keyId)));
-  }
-
-  static ObjectNode keyJson(Credentials.KeyInfo key) {
-    ObjectNode node = Json.object().put("key_id", key.keyId());
-    ArrayNode scopes = node.putArray("scopes");
-    key.scopes().forEach(scopes::add);
-    node.put("created_at", key.createdAt());
-    putNullable(node, "last_used_at", key.lastUsedAt());
-    putNullable(node, "expires_at", key.expiresAt());
-    node.put("description", key.description());
-    return node;
-  }
-
-  private static void putNullable(ObjectNode node, String name, Long value) {
-    if (value == null) {
-      node.putNull(name);
-    } else {
-      node.put(name, value);
-    }
   }
 }

@@ -1,6 +1,7 @@
 package dev.lvg.http;
 
 import io.vertx.core.http.HttpServerRequest;
+import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -12,6 +13,7 @@ import java.util.concurrent.ThreadLocalRandom;
 public final class RequestIds {
   public static final String HEADER = "x-request-id";
   static final int MAX_LENGTH = 128;
+  private static final HexFormat HEX = HexFormat.of();
 
   private RequestIds() {}
 
@@ -50,6 +52,6 @@ public final class RequestIds {
   /** 128 random bits as 32 hex digits; not a secret, so the per-thread generator will do. */
   static String generate() {
     ThreadLocalRandom random = ThreadLocalRandom.current();
-    return String.format("%016x%016x", random.nextLong(), random.nextLong());
+    return HEX.toHexDigits(random.nextLong()) + HEX.toHexDigits(random.nextLong());
   }
 }

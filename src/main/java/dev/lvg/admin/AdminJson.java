@@ -1,0 +1,69 @@
+package dev.lvg.admin;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lvg.http.ApiException;
+import dev.lvg.http.Json;
+import dev.lvg.tenancy.Credentials;
+import dev.lvg.tenancy.Right;
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/** What the admin API and the admin commands both answer, and the scopes both accept. */
+final class AdminJson {
+  private AdminJson() {}
+
+  /** The rights named by {@code scopes}: {@code read} and {@code write}, at least one. */
+  static Set<Right> rights(Collection<String> scopes) {
+    Set<Right> rights = EnumSet.noneOf(Right.class);
+    for (String scope : scopes) {
+      Right right = Right.of(scope.trim());
+      if (right == null || right == Right.ADMIN) {
+        throw ApiException.invalidInput(
+            "'scopes' may hold 'read' and 'write', got '" + scope + "'");
+      }
+      rights.add(right);
+    }
+    if (rights.isEmpty()) {
+      throw ApiException.invalidInput("'scopes' must grant at least one of 'read', 'write'");
+    }
+    return rights;
+  }
+
+  static ObjectNode tenant(String name, boolean disabled) {
+    return Json.object().put("name", name).put("disabled", disabled);
+  }
+
+  /** A key just issued, with its secret: the only answer that shows it. */
+  static ObjectNode issued(Credentials.IssuedKey issued) {
+    return key(issued.info()).put("api_key", issued.apiKey());
+  }
+
+  static ObjectNode keys(List<Credentials.KeyInfo> keys) {
+    ObjectNode result = Json.object();
+    ArrayNode list = result.putArray("keys");
+    keys.forEach(key -> list.add(key(key)));
+    return result;
+  }
+
+  static ObjectNode key(Credentials.KeyInfo key) {
+    ObjectNode node = Json.object().put("key_id", key.keyId());
+    ArrayNode scopes = node.putArray("scopes");
+    key.scopes().forEach(scopes::add);
+    node.put("created_at", key.createdAt());
+    putNullable(node, "last_used_at", key.lastUsedAt());
+    putNullable(node, "expires_at", key.expiresAt());
+    node.put("description", key.description());
+    return node;
+  }
+
+  private static void putNullable(ObjectNode node, String name, Long value) {
+    if (value == null) {
+      node.putNull(name);
+    } else {
+      node.put(name, value);
+    }
+  }
+}
