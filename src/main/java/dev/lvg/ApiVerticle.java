@@ -27,7 +27,6 @@ import dev.lvg.overload.Admission;
 import dev.lvg.overload.ConcurrencyLimiter;
 import dev.lvg.overload.TenantRateLimit;
 import dev.lvg.tag.TagRoutes;
-import dev.lvg.tenancy.Credentials;
 import dev.lvg.tenancy.Right;
 import dev.lvg.tenancy.Tenant;
 import dev.lvg.tenancy.TenantDirectory;
@@ -188,11 +187,7 @@ final class ApiVerticle extends VerticleBase {
     new BatchRoutes(pool, catalog, versions).mount(routes);
     new TransactionRoutes(pool).mount(routes);
     new TagRoutes(pool, branches, shared.committer().manifests(), paging).mount(routes);
-    new AdminRoutes(
-            new Credentials(pool),
-            config.adminApiKey(),
-            shared.bearerTokens(),
-            config.maxBodyBytes())
+    new AdminRoutes(pool, config.adminApiKey(), shared.bearerTokens(), config.maxBodyBytes())
         .mount(router);
     ErrorResponder errors = new ErrorResponder(config.maxBodyBytes(), shared.outages());
     router.route().failureHandler(errors);

@@ -1,6 +1,7 @@
 package dev.lvg.admin;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lvg.audit.AuditTrail;
 import dev.lvg.config.GatewayConfig;
 import dev.lvg.db.Database;
 import dev.lvg.db.EmbeddedDatabase;
@@ -28,6 +29,7 @@ import java.util.concurrent.TimeUnit;
  *   keys create --tenant T [--scopes read,write] [--expires-at MILLIS] [--description TEXT]
  *   keys list --tenant T
  *   keys revoke --tenant T --key-id K
+ *   audit list --tenant T [--after CURSOR] [--limit N]
  * </pre>
  *
  * Prints the answer as JSON (a new key's secret only here); exit status 0, 1 on a refusal, 2 on a
@@ -40,13 +42,15 @@ public final class AdminCommand {
              java -jar lance-version-gateway.jar keys create --tenant T [--scopes read,write]
                  [--expires-at EPOCH_MILLIS] [--description TEXT]
              java -jar lance-version-gateway.jar keys list --tenant T
-             java -jar lance-version-gateway.jar keys revoke --tenant T --key-id K""";
+             java -jar lance-version-gateway.jar keys revoke --tenant T --key-id K
+             java -jar lance-version-gateway.jar audit list --tenant T [--after CURSOR] [--limit N]""";
 
   private AdminCommand() {}
 
   /** True when {@code args} name an admin command rather than starting the gateway. */
   public static boolean isCommand(String[] args) {
-    return args.length > 0 && (args[0].equals("tenants") || args[0].equals("keys"));
+    return args.length > 0
+        && (args[0].equals("tenants") || args[0].equals("keys") || args[0].equals("audit"));
   }
 
   /** Runs the command; answers the exit status. */
@@ -73,11 +77,10 @@ public final class AdminCommand {
     Vertx vertx = Vertx.vertx();
     try {
       Pool pool = Database.pool(vertx, url, "lvg-admin", 1, 16, 1);
-      Credentials credentials = new Credentials(pool);
       String subject = name;
       Future<ObjectNode> answer =
           Migrations.apply(pool, Migrations.load())
-              .compose(applied -> command(args[0], args[1], subject, options, credentials));
+              .compose(applied -> command(args[0], args[1], subject, options, pool));
       ObjectNode result =
           answer.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
       out.println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(result));
@@ -115,22 +118,21 @@ public final class AdminCommand {
   }
 
   private static Future<ObjectNode> command(
-      String group,
-      String action,
-      String name,
-      Map<String, String> options,
-      Credentials credentials) {
+      String group, String action, String name, Map<String, String> options, Pool pool) {
+    Credentials credentials = new Credentials(pool);
+    Credentials.Changer by =
+        new Credentials.Changer("cli:" + System.getProperty("user.name"), null);
     switch (group + " " + action) {
       case "tenants create":
         return credentials
-            .createTenant(required(name, "the tenant's name"))
+            .createTenant(by, required(name, "the tenant's name"))
             .map(tenant -> AdminJson.tenant(tenant.name(), false));
       case "tenants disable":
       case "tenants enable":
         boolean disabled = action.equals("disable");
         String tenant = required(name, "the tenant's name");
         return credentials
-            .setDisabled(tenant, disabled)
+            .setDisabled(by, tenant, disabled)
             .map(done -> AdminJson.tenant(tenant, disabled));
       case "keys create":
         Set<Right> rights;
@@ -150,6 +152,7 @@ public final class AdminCommand {
         }
         return credentials
             .issueKey(
+                by,
                 required(options.get("tenant"), "--tenant"),
                 rights,
                 expires,
@@ -160,8 +163,17 @@ public final class AdminCommand {
       case "keys revoke":
         String keyId = required(options.get("key-id"), "--key-id");
         return credentials
-            .revokeKey(required(options.get("tenant"), "--tenant"), keyId)
+            .revokeKey(by, required(options.get("tenant"), "--tenant"), keyId)
             .map(revoked -> Json.object().put("key_id", keyId).put("revoked", revoked));
+      case "audit list":
+        int limit;
+        try {
+          limit = Integer.parseInt(options.getOrDefault("limit", "" + AuditTrail.DEFAULT_LIMIT));
+        } catch (NumberFormatException e) {
+          throw new UsageException("--limit takes a number");
+        }
+        return AuditTrail.page(
+            pool, required(options.get("tenant"), "--tenant"), options.get("after"), limit);
       default:
         throw new UsageException("unknown command: " + group + " " + action);
     }

@@ -1,6 +1,7 @@
 package dev.lvg.admin;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lvg.audit.AuditTrail;
 import dev.lvg.auth.BearerTokens;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Body;
@@ -8,6 +9,7 @@ import dev.lvg.http.ErrorCode;
 import dev.lvg.http.Json;
 import dev.lvg.http.JsonBodies;
 import dev.lvg.http.Operations;
+import dev.lvg.http.RequestIds;
 import dev.lvg.http.Requests;
 import dev.lvg.tenancy.Credentials;
 import dev.lvg.tenancy.Right;
@@ -17,6 +19,7 @@ import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
+import io.vertx.sqlclient.Pool;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.List;
@@ -31,15 +34,19 @@ import java.util.function.Function;
 public final class AdminRoutes {
   private static final String TENANT = "/admin/v1/tenants/:tenant";
 
+  /** Who the request acts as, for the audit trail. */
+  private static final String CHANGER = "lvg.admin.changer";
+
+  private final Pool pool;
   private final Credentials credentials;
   private final byte[] adminKeyHash;
   private final BearerTokens bearerTokens;
   private final long maxBodyBytes;
 
   /** {@code adminApiKey} null and {@code bearerTokens} null: every admin request gets 401. */
-  public AdminRoutes(
-      Credentials credentials, String adminApiKey, BearerTokens bearerTokens, long maxBodyBytes) {
-    this.credentials = credentials;
+  public AdminRoutes(Pool pool, String adminApiKey, BearerTokens bearerTokens, long maxBodyBytes) {
+    this.pool = pool;
+    this.credentials = new Credentials(pool);
     this.adminKeyHash =
         adminApiKey == null
             ? null
@@ -55,6 +62,7 @@ public final class AdminRoutes {
     mount(router.post(TENANT + "/keys"), this::issueKey);
     mount(router.get(TENANT + "/keys"), this::keys);
     mount(router.delete(TENANT + "/keys/:key_id"), this::revokeKey);
+    mount(router.get(TENANT + "/audit"), this::audit);
   }
 
   private void mount(Route route, Function<RoutingContext, Future<ObjectNode>> op) {
@@ -70,6 +78,7 @@ public final class AdminRoutes {
     if (key != null && adminKeyHash != null) {
       byte[] given = TenantDirectory.hash(key.trim()).getBytes(StandardCharsets.US_ASCII);
       if (MessageDigest.isEqual(given, adminKeyHash)) {
+        ctx.put(CHANGER, "operator");
         ctx.next();
         return;
       }
@@ -91,6 +100,7 @@ public final class AdminRoutes {
                       new ApiException(
                           ErrorCode.PERMISSION_DENIED, "this token does not grant 'admin'"));
                 } else {
+                  ctx.put(CHANGER, result.result().credential());
                   ctx.next();
                 }
               });
@@ -106,14 +116,14 @@ public final class AdminRoutes {
   private Future<ObjectNode> createTenant(RoutingContext ctx) {
     Body body = Requests.requiredBody(ctx);
     return credentials
-        .createTenant(body.requiredNonEmptyString("name"))
+        .createTenant(changer(ctx), body.requiredNonEmptyString("name"))
         .map(tenant -> AdminJson.tenant(tenant.name(), false));
   }
 
   private Future<ObjectNode> disabled(RoutingContext ctx, boolean disabled) {
     String tenant = ctx.pathParam("tenant");
     return credentials
-        .setDisabled(tenant, disabled)
+        .setDisabled(changer(ctx), tenant, disabled)
         .map(done -> AdminJson.tenant(tenant, disabled));
   }
 
@@ -126,7 +136,12 @@ public final class AdminRoutes {
       throw ApiException.invalidInput("'expires_at' must be in the future (epoch milliseconds)");
     }
     return credentials
-        .issueKey(ctx.pathParam("tenant"), rights, expiresAt, body.optionalString("description"))
+        .issueKey(
+            changer(ctx),
+            ctx.pathParam("tenant"),
+            rights,
+            expiresAt,
+            body.optionalString("description"))
         .map(AdminJson::issued);
   }
 
@@ -137,7 +152,7 @@ public final class AdminRoutes {
   private Future<ObjectNode> revokeKey(RoutingContext ctx) {
     String keyId = ctx.pathParam("key_id");
     return credentials
-        .revokeKey(ctx.pathParam("tenant"), keyId)
+        .revokeKey(changer(ctx), ctx.pathParam("tenant"), keyId)
         .compose(
             revoked ->
                 revoked
@@ -147,5 +162,18 @@ public final class AdminRoutes {
                         new ApiException(
                             ErrorCode.NAMESPACE_NOT_FOUND,
                             "tenant '" + ctx.pathParam("tenant") + "' has no key " + keyId)));
+  }
+
+  private Future<ObjectNode> audit(RoutingContext ctx) {
+    Integer limit = Requests.queryInteger(ctx, "limit");
+    return AuditTrail.page(
+        pool,
+        ctx.pathParam("tenant"),
+        ctx.queryParams().get("after"),
+        limit == null ? AuditTrail.DEFAULT_LIMIT : limit);
+  }
+
+  private static Credentials.Changer changer(RoutingContext ctx) {
+    return new Credentials.Changer(ctx.get(CHANGER), RequestIds.of(ctx.request()));
   }
 }

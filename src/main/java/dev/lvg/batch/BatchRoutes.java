@@ -2,7 +2,7 @@ package dev.lvg.batch;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.lvg.auth.Authentication;
+import dev.lvg.audit.Actor;
 import dev.lvg.catalog.CatalogService;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Body;
@@ -12,7 +12,6 @@ import dev.lvg.http.ObjectId;
 import dev.lvg.http.Operations;
 import dev.lvg.http.Requests;
 import dev.lvg.http.Routes;
-import dev.lvg.tenancy.Tenant;
 import dev.lvg.transaction.TransactionLog;
 import dev.lvg.version.Commit;
 import dev.lvg.version.NewVersion;
@@ -51,17 +50,17 @@ public final class BatchRoutes {
 
   private Future<ObjectNode> batchCreate(RoutingContext ctx) {
     Body body = Requests.requiredBody(ctx);
-    Tenant tenant = Authentication.tenant(ctx);
+    Actor actor = Actor.of(ctx);
     List<NewVersion> entries =
         body.requiredObjectList("entries", MAX_ENTRIES).stream()
-            .map(entry -> NewVersion.from(tenant, ObjectId.fromBody(entry), entry))
+            .map(entry -> NewVersion.from(actor, ObjectId.fromBody(entry), entry))
             .toList();
     return pool.withTransaction(
         tx ->
             Futures.sequence(entries, entry -> versions.createInTransaction(tx, entry))
                 .compose(
                     created ->
-                        recorded(tx, tenant, "BatchCreateTableVersions", created.size())
+                        recorded(tx, actor, "BatchCreateTableVersions", created.size())
                             .map(
                                 transaction -> {
                                   ObjectNode result = Json.object();
@@ -73,15 +72,15 @@ public final class BatchRoutes {
 
   private Future<ObjectNode> batchCommit(RoutingContext ctx) {
     Body body = Requests.requiredBody(ctx);
-    Tenant tenant = Authentication.tenant(ctx);
+    Actor actor = Actor.of(ctx);
     List<Body> operations = body.requiredObjectList("operations", MAX_ENTRIES);
     operations.forEach(BatchRoutes::kindOf);
     return pool.withTransaction(
         tx ->
-            Futures.sequence(operations, operation -> run(tx, tenant, operation))
+            Futures.sequence(operations, operation -> run(tx, actor, operation))
                 .compose(
                     results ->
-                        recorded(tx, tenant, "BatchCommitTables", results.size())
+                        recorded(tx, actor, "BatchCommitTables", results.size())
                             .map(
                                 transaction -> {
                                   ObjectNode result = Json.object();
@@ -92,10 +91,9 @@ public final class BatchRoutes {
   }
 
   /** Records a batch of {@code entries} entries in its own transaction; answers the id. */
-  private static Future<String> recorded(
-      SqlClient tx, Tenant tenant, String operation, int entries) {
+  private static Future<String> recorded(SqlClient tx, Actor actor, String operation, int entries) {
     return TransactionLog.record(
-        tx, tenant, operation, Map.of("entries", Integer.toString(entries)));
+        tx, actor, operation, Map.of("entries", Integer.toString(entries)));
   }
 
   private static String kindOf(Body operation) {
@@ -107,19 +105,19 @@ public final class BatchRoutes {
     return kinds.get(0);
   }
 
-  private Future<ObjectNode> run(SqlClient tx, Tenant tenant, Body operation) {
+  private Future<ObjectNode> run(SqlClient tx, Actor actor, Body operation) {
     String kind = kindOf(operation);
     Body request = operation.optionalObject(kind);
     List<String> id = ObjectId.fromBody(request);
     Future<ObjectNode> outcome =
         switch (kind) {
-          case "declare_table" -> catalog.declare(tx, tenant, id, request);
+          case "declare_table" -> catalog.declare(tx, actor, id, request);
           case "create_table_version" ->
               versions
-                  .createInTransaction(tx, NewVersion.from(tenant, id, request))
+                  .createInTransaction(tx, NewVersion.from(actor, id, request))
                   .map(Commit::toJson);
-          case "delete_table_versions" -> versions.delete(tx, tenant, id, request);
-          default -> catalog.deregister(tx, tenant, id);
+          case "delete_table_versions" -> versions.delete(tx, actor, id, request);
+          default -> catalog.deregister(tx, actor, id);
         };
     return outcome.map(
         one -> {

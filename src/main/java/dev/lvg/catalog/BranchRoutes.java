@@ -1,6 +1,7 @@
 package dev.lvg.catalog;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lvg.audit.Actor;
 import dev.lvg.auth.Authentication;
 import dev.lvg.http.Body;
 import dev.lvg.http.Json;
@@ -9,7 +10,6 @@ import dev.lvg.http.Operations;
 import dev.lvg.http.Paging;
 import dev.lvg.http.Requests;
 import dev.lvg.http.Routes;
-import dev.lvg.tenancy.Tenant;
 import dev.lvg.transaction.TransactionLog;
 import io.vertx.core.Future;
 import io.vertx.ext.web.RoutingContext;
@@ -42,16 +42,16 @@ public final class BranchRoutes {
     String fromBranch = body.optionalString("from_branch");
     Long fromVersion = body.optionalNonNegativeLong("from_version");
     String source = fromBranch == null || fromBranch.isEmpty() ? Branches.MAIN : fromBranch;
-    Tenant tenant = Authentication.tenant(ctx);
+    Actor actor = Actor.of(ctx);
     return pool.withTransaction(
             tx ->
                 branches
-                    .create(tx, tenant, tableId, name, source, fromVersion)
+                    .create(tx, actor.tenant(), tableId, name, source, fromVersion)
                     .compose(
                         done ->
                             TransactionLog.record(
                                 tx,
-                                tenant,
+                                actor,
                                 "CreateTableBranch",
                                 Map.of("table", ObjectId.display(tableId), "branch", name))))
         .map(transaction -> Json.object().put("transaction_id", transaction));
@@ -97,16 +97,16 @@ public final class BranchRoutes {
     Body body = Requests.requiredBody(ctx);
     List<String> tableId = ObjectId.fromRequest(ctx, body);
     String name = body.requiredNonEmptyString("name");
-    Tenant tenant = Authentication.tenant(ctx);
+    Actor actor = Actor.of(ctx);
     return pool.withTransaction(
             tx ->
                 branches
-                    .delete(tx, tenant, tableId, name)
+                    .delete(tx, actor.tenant(), tableId, name)
                     .compose(
                         done ->
                             TransactionLog.record(
                                 tx,
-                                tenant,
+                                actor,
                                 "DeleteTableBranch",
                                 Map.of("table", ObjectId.display(tableId), "branch", name))))
         .map(transaction -> Json.object().put("transaction_id", transaction));

@@ -2,6 +2,8 @@ package dev.lvg.catalog;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lvg.audit.Actor;
+import dev.lvg.audit.AuditTrail;
 import dev.lvg.auth.Authentication;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Body;
@@ -67,8 +69,13 @@ public final class CatalogRoutes {
             "a namespace name must not end with " + Locations.TABLE_SUFFIX);
       }
     }
-    return namespaces
-        .createNamespace(pool, Authentication.tenant(ctx), id, mode, properties)
+    Actor actor = Actor.of(ctx);
+    return AuditTrail.audited(
+            pool,
+            actor,
+            "CreateNamespace",
+            ObjectId.display(id),
+            tx -> namespaces.createNamespace(tx, actor.tenant(), id, mode, properties))
         .map(stored -> CatalogService.withProperties(Json.object(), stored));
   }
 
@@ -134,7 +141,9 @@ public final class CatalogRoutes {
 
   private Future<ObjectNode> declareTable(RoutingContext ctx) {
     Body body = Requests.body(ctx);
-    return service.declare(pool, Authentication.tenant(ctx), tableId(ctx, body), body);
+    List<String> id = tableId(ctx, body);
+    Actor actor = Actor.of(ctx);
+    return pool.withTransaction(tx -> service.declare(tx, actor, id, body));
   }
 
   private Future<ObjectNode> registerTable(RoutingContext ctx) {
@@ -146,16 +155,24 @@ public final class CatalogRoutes {
     Map<String, String> properties = body.optionalStringMap("properties");
     String mode = body.optionalString("mode");
     String normalized = mode == null ? "create" : normalizeMode(mode);
-    Future<TableRecord> registered =
+    boolean overwrite =
         switch (normalized) {
-          case "create" -> catalog.createTable(pool, tenant, id, location, properties);
-          case "overwrite" ->
-              pool.withTransaction(
-                  tx -> catalog.replaceTable(tx, tenant, id, location, properties));
+          case "create" -> false;
+          case "overwrite" -> true;
           default ->
               throw ApiException.invalidInput(
                   "'mode' must be Create or Overwrite, got '" + mode + "'");
         };
+    Future<TableRecord> registered =
+        AuditTrail.audited(
+            pool,
+            Actor.of(ctx),
+            "RegisterTable",
+            ObjectId.display(id),
+            tx ->
+                overwrite
+                    ? catalog.replaceTable(tx, tenant, id, location, properties)
+                    : catalog.createTable(tx, tenant, id, location, properties));
     return registered.map(
         table ->
             CatalogService.withProperties(
@@ -230,11 +247,13 @@ public final class CatalogRoutes {
               throw ApiException.invalidInput(
                   "'behavior' must be Restrict or Cascade, got '" + behavior + "'");
         };
-    return pool.withTransaction(
-            tx ->
-                catalog
-                    .namespaces()
-                    .dropNamespace(tx, Authentication.tenant(ctx), id, cascade, skipMissing))
+    Actor actor = Actor.of(ctx);
+    return AuditTrail.audited(
+            pool,
+            actor,
+            "DropNamespace",
+            ObjectId.display(id),
+            tx -> catalog.namespaces().dropNamespace(tx, actor.tenant(), id, cascade, skipMissing))
         .map(
             properties ->
                 properties == null
@@ -264,21 +283,21 @@ public final class CatalogRoutes {
 
   private Future<ObjectNode> deregisterTable(RoutingContext ctx) {
     List<String> id = tableId(ctx, Requests.body(ctx));
-    Tenant tenant = Authentication.tenant(ctx);
-    return pool.withTransaction(tx -> service.deregister(tx, tenant, id));
+    Actor actor = Actor.of(ctx);
+    return pool.withTransaction(tx -> service.deregister(tx, actor, id));
   }
 
   private Future<ObjectNode> dropTable(RoutingContext ctx) {
     List<String> id = tableId(ctx, Requests.body(ctx));
-    Tenant tenant = Authentication.tenant(ctx);
-    return pool.withTransaction(tx -> service.drop(tx, tenant, id));
+    Actor actor = Actor.of(ctx);
+    return pool.withTransaction(tx -> service.drop(tx, actor, id));
   }
 
   private Future<ObjectNode> renameTable(RoutingContext ctx) {
     Body body = Requests.requiredBody(ctx);
     List<String> id = tableId(ctx, body);
-    Tenant tenant = Authentication.tenant(ctx);
-    return pool.withTransaction(tx -> service.rename(tx, tenant, id, body));
+    Actor actor = Actor.of(ctx);
+    return pool.withTransaction(tx -> service.rename(tx, actor, id, body));
   }
 
   private static List<String> tableId(RoutingContext ctx, Body body) {

@@ -2,6 +2,8 @@ package dev.lvg.catalog;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lvg.audit.Actor;
+import dev.lvg.audit.AuditTrail;
 import dev.lvg.http.Body;
 import dev.lvg.http.Json;
 import dev.lvg.http.ObjectId;
@@ -42,8 +44,12 @@ public final class CatalogService {
     return locations;
   }
 
-  /** One {@code DeclareTable}, alone or as part of a batch. */
-  public Future<ObjectNode> declare(SqlClient db, Tenant tenant, List<String> id, Body body) {
+  /**
+   * One {@code DeclareTable}, alone or as part of a batch; {@code db} is a transaction, which its
+   * audit record joins.
+   */
+  public Future<ObjectNode> declare(SqlClient db, Actor actor, List<String> id, Body body) {
+    Tenant tenant = actor.tenant();
     String given = body.optionalString("location");
     body.optionalBoolean("vend_credentials");
     Map<String, String> properties = body.optionalStringMap("properties");
@@ -54,7 +60,10 @@ public final class CatalogService {
             : Future.succeededFuture(locations.clientLocation(tenant, given));
     return location
         .compose(where -> repository.createTable(db, tenant, id, where, properties))
-        .map(this::tableAccess);
+        .compose(
+            table ->
+                AuditTrail.record(db, actor, "DeclareTable", ObjectId.display(id), null, null)
+                    .map(recorded -> tableAccess(table)));
   }
 
   /**
@@ -72,14 +81,14 @@ public final class CatalogService {
   }
 
   /** One {@code DropTable}: out of the catalog now, its data deleted in the background. */
-  public Future<ObjectNode> drop(SqlClient db, Tenant tenant, List<String> id) {
+  public Future<ObjectNode> drop(SqlClient db, Actor actor, List<String> id) {
     return repository
-        .dropTable(db, tenant, id)
-        .compose(table -> removedTable(db, tenant, "DropTable", id, table));
+        .dropTable(db, actor.tenant(), id)
+        .compose(table -> removedTable(db, actor, "DropTable", id, table));
   }
 
   /** One {@code RenameTable}: {@code new_table_name}, optionally {@code new_namespace_id}. */
-  public Future<ObjectNode> rename(SqlClient db, Tenant tenant, List<String> id, Body body) {
+  public Future<ObjectNode> rename(SqlClient db, Actor actor, List<String> id, Body body) {
     String newName = body.requiredNonEmptyString("new_table_name");
     ObjectId.validateName(newName);
     List<String> newNamespace = body.optionalStringList("new_namespace_id");
@@ -91,12 +100,12 @@ public final class CatalogService {
         new ArrayList<>(newNamespace == null ? CatalogRepository.namespaceOf(id) : newNamespace);
     newId.add(newName);
     return repository
-        .renameTable(db, tenant, id, newId)
+        .renameTable(db, actor.tenant(), id, newId)
         .compose(
             table ->
                 TransactionLog.record(
                     db,
-                    tenant,
+                    actor,
                     "RenameTable",
                     Map.of(
                         "table", ObjectId.display(id),
@@ -106,18 +115,18 @@ public final class CatalogService {
   }
 
   /** One {@code DeregisterTable}, alone or as part of a batch. */
-  public Future<ObjectNode> deregister(SqlClient db, Tenant tenant, List<String> id) {
+  public Future<ObjectNode> deregister(SqlClient db, Actor actor, List<String> id) {
     return repository
-        .deregisterTable(db, tenant, id)
-        .compose(table -> removedTable(db, tenant, "DeregisterTable", id, table));
+        .deregisterTable(db, actor.tenant(), id)
+        .compose(table -> removedTable(db, actor, "DeregisterTable", id, table));
   }
 
   /** Records a deregister or drop; answers the id, location and properties the table had. */
   private static Future<ObjectNode> removedTable(
-      SqlClient db, Tenant tenant, String operation, List<String> id, TableRecord table) {
+      SqlClient db, Actor actor, String operation, List<String> id, TableRecord table) {
     return TransactionLog.record(
             db,
-            tenant,
+            actor,
             operation,
             Map.of("table", ObjectId.display(id), "location", table.location()))
         .map(

@@ -33,7 +33,8 @@ public final class Migrations {
           "V006__versions_without_foreign_key.sql",
           "V007__dropped_tables.sql",
           "V008__transactions.sql",
-          "V009__scoped_keys.sql");
+          "V009__scoped_keys.sql",
+          "V010__audit_trail.sql");
 
   private static final long LOCK_KEY = 0x4c56475f4d4947L;
 

@@ -1,6 +1,7 @@
 package dev.lvg.tag;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lvg.audit.Actor;
 import dev.lvg.auth.Authentication;
 import dev.lvg.catalog.BranchRepository;
 import dev.lvg.catalog.Branches;
@@ -162,7 +163,7 @@ public final class TagRoutes {
                           return files.create(
                               table.location(), tag, file(branch, version, size, now, now));
                         })
-                    .compose(done -> recorded(tenant, "CreateTableTag", ctx, body, tag, version)));
+                    .compose(done -> recorded("CreateTableTag", ctx, body, tag, version)));
   }
 
   private Future<ObjectNode> update(RoutingContext ctx) {
@@ -191,7 +192,7 @@ public final class TagRoutes {
                                                 old.getString(
                                                     "createdAt", Instant.now().toString()),
                                                 Instant.now().toString()))))
-                    .compose(done -> recorded(tenant, "UpdateTableTag", ctx, body, tag, version)));
+                    .compose(done -> recorded("UpdateTableTag", ctx, body, tag, version)));
   }
 
   private Future<ObjectNode> delete(RoutingContext ctx) {
@@ -200,7 +201,7 @@ public final class TagRoutes {
     Tenant tenant = Authentication.tenant(ctx);
     return table(ctx, body)
         .compose(table -> files.delete(table.location(), tag))
-        .compose(done -> recorded(tenant, "DeleteTableTag", ctx, body, tag, null));
+        .compose(done -> recorded("DeleteTableTag", ctx, body, tag, null));
   }
 
   /** The manifest size of a version {@code table}'s branch has; 404 code 11 when it has not. */
@@ -230,14 +231,14 @@ public final class TagRoutes {
   }
 
   private Future<ObjectNode> recorded(
-      Tenant tenant, String operation, RoutingContext ctx, Body body, String tag, Long version) {
+      String operation, RoutingContext ctx, Body body, String tag, Long version) {
     Map<String, String> properties = new LinkedHashMap<>();
     properties.put("table", ObjectId.display(ObjectId.fromRequest(ctx, body)));
     properties.put("tag", tag);
     if (version != null) {
       properties.put("version", Long.toString(version));
     }
-    return TransactionLog.record(pool, tenant, operation, properties)
+    return TransactionLog.record(pool, Actor.of(ctx), operation, properties)
         .map(transaction -> Json.object().put("transaction_id", transaction));
   }
 }

@@ -27,6 +27,13 @@ public final class Credentials {
   public static final String CHANNEL = "lvg_credentials";
 
   private static final String NOTIFY = "SELECT pg_notify('" + CHANNEL + "', $1)";
+
+  /** The audit record of a change to tenant {@code $1}, made by {@code $2}. */
+  private static final String AUDIT =
+      """
+      INSERT INTO audit_events (tenant_id, credential, operation, object, request_id)
+      SELECT id, $2, $3, $4, $5 FROM tenants WHERE name = $1""";
+
   private static final String CREATE_TENANT =
       "INSERT INTO tenants (name) VALUES ($1) ON CONFLICT (name) DO NOTHING RETURNING id, name";
   private static final String SET_DISABLED =
@@ -45,6 +52,12 @@ public final class Credentials {
       """
       DELETE FROM api_keys k USING tenants t
       WHERE t.id = k.tenant_id AND t.name = $1 AND k.key_id = $2 RETURNING k.key_id""";
+
+  /**
+   * Who makes a change, for the audit trail: "operator" for the admin key, a token's subject, or
+   * the operating-system user of a command; and the request id, if any.
+   */
+  public record Changer(String credential, String requestId) {}
 
   /** A key just issued: the only time its secret is seen. */
   public record IssuedKey(KeyInfo info, String apiKey) {}
@@ -66,7 +79,7 @@ public final class Credentials {
   }
 
   /** Creates a tenant; 409 code 2 when it exists (a tenant is the outermost namespace). */
-  public Future<Tenant> createTenant(String name) {
+  public Future<Tenant> createTenant(Changer by, String name) {
     if (!TenantDirectory.isValidName(name)) {
       return Future.failedFuture(
           ApiException.invalidInput(
@@ -74,6 +87,10 @@ public final class Credentials {
                   + " or digit"));
     }
     return changing(
+        by,
+        name,
+        "CreateTenant",
+        name,
         conn ->
             conn.preparedQuery(CREATE_TENANT)
                 .execute(Tuple.of(name))
@@ -91,8 +108,12 @@ public final class Credentials {
   }
 
   /** Disables or enables a tenant: a disabled tenant's credentials all get 403 code 15. */
-  public Future<Void> setDisabled(String name, boolean disabled) {
+  public Future<Void> setDisabled(Changer by, String name, boolean disabled) {
     return changing(
+        by,
+        name,
+        disabled ? "DisableTenant" : "EnableTenant",
+        name,
         conn ->
             conn.preparedQuery(SET_DISABLED)
                 .execute(Tuple.of(name, disabled))
@@ -105,7 +126,7 @@ public final class Credentials {
 
   /** Issues a key granting {@code rights} (read, write), valid until {@code expiresAt} if given. */
   public Future<IssuedKey> issueKey(
-      String tenant, Set<Right> rights, Long expiresAtMillis, String description) {
+      Changer by, String tenant, Set<Right> rights, Long expiresAtMillis, String description) {
     byte[] secret = new byte[32];
     byte[] id = new byte[12];
     random.nextBytes(secret);
@@ -118,6 +139,10 @@ public final class Credentials {
             ? null
             : OffsetDateTime.ofInstant(Instant.ofEpochMilli(expiresAtMillis), ZoneOffset.UTC);
     return changing(
+        by,
+        tenant,
+        "IssueKey",
+        keyId,
         conn ->
             conn.preparedQuery(INSERT_KEY)
                 .execute(
@@ -166,25 +191,48 @@ public final class Credentials {
   }
 
   /** Revokes a key; every gateway refuses it once this completes. False when there was none. */
-  public Future<Boolean> revokeKey(String tenant, String keyId) {
+  public Future<Boolean> revokeKey(Changer by, String tenant, String keyId) {
     return changing(
+        by,
+        tenant,
+        "RevokeKey",
+        keyId,
         conn ->
             conn.preparedQuery(REVOKE)
                 .execute(Tuple.of(tenant, keyId))
                 .map(rows -> rows.iterator().hasNext()));
   }
 
-  /** Runs {@code change} in a transaction that also notifies every gateway. */
-  private <T> Future<T> changing(Function<SqlConnection, Future<T>> change) {
+  /**
+   * Runs {@code change} to {@code tenant} in a transaction that also records it in the audit trail
+   * (unless it answers {@code false}: nothing changed) and notifies every gateway.
+   */
+  private <T> Future<T> changing(
+      Changer by,
+      String tenant,
+      String operation,
+      String object,
+      Function<SqlConnection, Future<T>> change) {
     return pool.withTransaction(
         conn ->
             change
                 .apply(conn)
                 .compose(
-                    result ->
-                        conn.preparedQuery(NOTIFY)
-                            .execute(Tuple.of("changed"))
-                            .map(notified -> result)));
+                    result -> {
+                      Future<?> audited =
+                          Boolean.FALSE.equals(result)
+                              ? Future.succeededFuture()
+                              : conn.preparedQuery(AUDIT)
+                                  .execute(
+                                      Tuple.of(
+                                          tenant,
+                                          by.credential(),
+                                          operation,
+                                          object,
+                                          by.requestId()));
+                      Future<?> notified = conn.preparedQuery(NOTIFY).execute(Tuple.of("changed"));
+                      return Future.all(audited, notified).map(result);
+                    }));
   }
 
   private static ApiException noTenant(String name) {

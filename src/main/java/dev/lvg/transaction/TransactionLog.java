@@ -1,6 +1,8 @@
 package dev.lvg.transaction;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lvg.audit.Actor;
+import dev.lvg.audit.AuditTrail;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
 import dev.lvg.http.Json;
@@ -24,8 +26,14 @@ import java.util.UUID;
  * Only committed work is ever recorded, so every transaction found has succeeded.
  */
 public final class TransactionLog {
+  /** The transaction and its audit record, in one statement. */
   static final String RECORD =
-      "INSERT INTO transactions (tenant_id, id, operation, properties) VALUES ($1, $2, $3, $4)";
+      """
+      WITH audit AS (INSERT INTO audit_events (%s)
+                     VALUES ($1, $5, $3, $6, $7, $2, $8, $9::text::jsonb))
+      INSERT INTO transactions (tenant_id, id, operation, properties) VALUES ($1, $2, $3, $4)"""
+          .formatted(AuditTrail.COLUMNS);
+
   static final String FIND =
       "SELECT operation, properties FROM transactions WHERE tenant_id = $1 AND id = $2";
   static final String FIND_VERSION =
@@ -36,13 +44,26 @@ public final class TransactionLog {
 
   private TransactionLog() {}
 
-  /** Records a transaction of {@code operation}; answers its id. */
+  /**
+   * Records a transaction of {@code operation} by {@code actor}, and its audit record (its object
+   * the {@code table} property, its version the {@code version} property); answers its id.
+   */
   public static Future<String> record(
-      SqlClient db, Tenant tenant, String operation, Map<String, String> properties) {
+      SqlClient db, Actor actor, String operation, Map<String, String> properties) {
     UUID id = UUID.randomUUID();
+    String version = properties.get("version");
     return db.preparedQuery(RECORD)
         .execute(
-            Tuple.of(tenant.id(), id, operation, new JsonObject(new LinkedHashMap<>(properties))))
+            Tuple.tuple()
+                .addLong(actor.tenant().id())
+                .addUUID(id)
+                .addString(operation)
+                .addValue(new JsonObject(new LinkedHashMap<>(properties)))
+                .addString(actor.credential())
+                .addString(properties.getOrDefault("table", ""))
+                .addLong(version == null ? null : Long.valueOf(version))
+                .addString(actor.requestId())
+                .addString(actor.context()))
         .map(id.toString());
   }
 

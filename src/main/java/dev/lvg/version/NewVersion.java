@@ -1,5 +1,6 @@
 package dev.lvg.version;
 
+import dev.lvg.audit.Actor;
 import dev.lvg.catalog.Branches;
 import dev.lvg.catalog.CatalogRepository;
 import dev.lvg.http.ApiException;
@@ -14,7 +15,7 @@ import java.util.UUID;
  * the version gets if this request creates it.
  */
 public record NewVersion(
-    Tenant tenant,
+    Actor actor,
     List<String> tableId,
     long version,
     String branch,
@@ -25,7 +26,7 @@ public record NewVersion(
     String namingScheme,
     UUID transactionId) {
 
-  public static NewVersion from(Tenant tenant, List<String> tableId, Body body) {
+  public static NewVersion from(Actor actor, List<String> tableId, Body body) {
     CatalogRepository.requireTableId(tableId);
     long version = body.requiredNonNegativeLong("version");
     String manifestPath = body.requiredNonEmptyString("manifest_path");
@@ -39,7 +40,7 @@ public record NewVersion(
           "'naming_scheme' must be V1 or V2, got '" + namingScheme + "'");
     }
     return new NewVersion(
-        tenant,
+        actor,
         List.copyOf(tableId),
         version,
         Branches.fromBody(body),
@@ -49,6 +50,10 @@ public record NewVersion(
         metadata,
         namingScheme,
         UUID.randomUUID());
+  }
+
+  public Tenant tenant() {
+    return actor.tenant();
   }
 
   public List<String> namespace() {
@@ -63,6 +68,6 @@ public record NewVersion(
   record Chain(long tenant, List<String> tableId, String branch) {}
 
   Chain chain() {
-    return new Chain(tenant.id(), tableId, branch);
+    return new Chain(tenant().id(), tableId, branch);
   }
 }

@@ -188,19 +188,27 @@ final class VersionCommitter implements CommitQueue.BatchRunner {
         rows.put(entry.attempt(), entry.inserted.row());
       }
     }
+    List<NewVersion> created = new ArrayList<>();
+    for (Entry entry : entries) {
+      if (entry.failure == null) {
+        created.add(entry.pending.request());
+      }
+    }
     Future<Void> removed =
         failed.isEmpty() ? Future.succeededFuture() : repository.deleteInserted(tx, failed);
-    return removed.compose(
-        done ->
-            finalized.isEmpty()
-                ? Future.succeededFuture(rows)
-                : repository
-                    .setFinalManifests(tx, finalized)
-                    .map(
-                        updated -> {
-                          updated.forEach(row -> rows.put(row.transactionId(), row));
-                          return rows;
-                        }));
+    Future<Void> audited = VersionAudit.record(tx, created);
+    return Future.all(removed, audited)
+        .compose(
+            done ->
+                finalized.isEmpty()
+                    ? Future.succeededFuture(rows)
+                    : repository
+                        .setFinalManifests(tx, finalized)
+                        .map(
+                            updated -> {
+                              updated.forEach(row -> rows.put(row.transactionId(), row));
+                              return rows;
+                            }));
   }
 
   /** After the commit: settles finalized manifests, then answers every request of the batch. */

@@ -32,7 +32,7 @@ public final class VersionRepository {
    * joined by {@code /}, which no name contains. The first row of a chain is marked, so that of
    * concurrent first versions with different numbers only one lands.
    */
-  static final String INSERT_VERSIONS =
+  private static final String INSERT_CORE =
       """
       INSERT INTO table_versions (tenant_id, table_id, branch, version, manifest_path, requested_path,
           manifest_size, e_tag, naming_scheme, metadata, transaction_id, timestamp_millis, starts_chain)
@@ -59,10 +59,16 @@ public final class VersionRepository {
       RETURNING ctid::text AS row_address, tenant_id, table_id, branch,\s"""
           + TableVersion.COLUMNS;
 
-  /** {@link #INSERT_VERSIONS}, returning each row with its table's location too. */
+  /** {@link #INSERT_CORE}, each inserted row recorded in the audit trail by the same statement. */
+  static final String INSERT_VERSIONS = VersionAudit.recording(INSERT_CORE);
+
+  /**
+   * {@link #INSERT_CORE}, returning each row with its table's location too; the caller records the
+   * rows it keeps ({@link VersionAudit#record}).
+   */
   static final String INSERT_VERSIONS_WITH_LOCATION =
       "WITH inserted AS ("
-          + INSERT_VERSIONS
+          + INSERT_CORE
           + """
           )
           SELECT i.*, t.location FROM inserted i
@@ -136,7 +142,10 @@ public final class VersionRepository {
     this.branches = branches;
   }
 
-  /** Inserts what it can of {@code requests} (see {@link #INSERT_VERSIONS}). */
+  /**
+   * Inserts what it can of {@code requests} (see {@link #INSERT_CORE}); without {@code
+   * withLocation}, the inserted rows are recorded in the audit trail too.
+   */
   Future<List<Inserted>> insertVersions(
       SqlClient db, List<NewVersion> requests, boolean withLocation) {
     int n = requests.size();
@@ -182,7 +191,7 @@ public final class VersionRepository {
             .addArrayOfString(metadata)
             .addArrayOfUUID(transactions);
     return db.preparedQuery(withLocation ? INSERT_VERSIONS_WITH_LOCATION : INSERT_VERSIONS)
-        .execute(params)
+        .execute(withLocation ? params : VersionAudit.addActors(params, requests))
         .map(
             rows -> {
               List<Inserted> inserted = new ArrayList<>(rows.size());

@@ -2,6 +2,7 @@ package dev.lvg.version;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lvg.audit.Actor;
 import dev.lvg.auth.Authentication;
 import dev.lvg.catalog.Branches;
 import dev.lvg.http.ApiException;
@@ -46,8 +47,7 @@ public final class VersionRoutes {
 
   private Future<ObjectNode> create(RoutingContext ctx) {
     Body body = Requests.requiredBody(ctx);
-    NewVersion request =
-        NewVersion.from(Authentication.tenant(ctx), ObjectId.fromRequest(ctx, body), body);
+    NewVersion request = NewVersion.from(Actor.of(ctx), ObjectId.fromRequest(ctx, body), body);
     return versions
         .create(request)
         .map(
@@ -135,8 +135,8 @@ public final class VersionRoutes {
 
   private Future<ObjectNode> delete(RoutingContext ctx) {
     Body body = Requests.requiredBody(ctx);
-    Tenant tenant = Authentication.tenant(ctx);
+    Actor actor = Actor.of(ctx);
     List<String> tableId = ObjectId.fromRequest(ctx, body);
-    return pool.withTransaction(tx -> versions.delete(tx, tenant, tableId, body));
+    return pool.withTransaction(tx -> versions.delete(tx, actor, tableId, body));
   }
 }

@@ -1,6 +1,7 @@
 package dev.lvg.version;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lvg.audit.Actor;
 import dev.lvg.catalog.Branches;
 import dev.lvg.http.Body;
 import dev.lvg.http.Json;
@@ -65,7 +66,7 @@ public final class VersionService {
    * One {@code BatchDeleteTableVersions}, alone or in a batch, recorded as a transaction on the
    * same client; answers the spec's response: how many went, and the transaction id.
    */
-  public Future<ObjectNode> delete(SqlClient db, Tenant tenant, List<String> tableId, Body body) {
+  public Future<ObjectNode> delete(SqlClient db, Actor actor, List<String> tableId, Body body) {
     List<VersionRange> ranges = new ArrayList<>();
     for (Body range : body.requiredObjectList("ranges", 0, MAX_RANGES)) {
       ranges.add(
@@ -74,12 +75,12 @@ public final class VersionService {
     }
     String branch = Branches.fromBody(body);
     return repository
-        .deleteRanges(db, tenant, tableId, branch, ranges)
+        .deleteRanges(db, actor.tenant(), tableId, branch, ranges)
         .compose(
             count ->
                 TransactionLog.record(
                         db,
-                        tenant,
+                        actor,
                         "BatchDeleteTableVersions",
                         Map.of(
                             "table",

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lvg.audit.Actor;
 import dev.lvg.tenancy.Tenant;
 import dev.lvg.version.NewVersion;
 import java.math.BigInteger;
@@ -70,7 +71,11 @@ class InputPropertiesTest {
   void anyVersionBodyIsAVersionOrA400(@ForAll("bodies") ObjectNode body) {
     NewVersion[] made = new NewVersion[1];
     onlyInvalidInput(
-        catchThrowable(() -> made[0] = NewVersion.from(TENANT, List.of("ns", "t"), Body.of(body))));
+        catchThrowable(
+            () ->
+                made[0] =
+                    NewVersion.from(
+                        Actor.of(TENANT, "k_test", "r1"), List.of("ns", "t"), Body.of(body))));
     Statistics.collect(made[0] != null ? "accepted" : "refused");
     Statistics.coverage(
         coverage -> {

@@ -2,6 +2,7 @@ package dev.lvg.version;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lvg.audit.Actor;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
 import dev.lvg.tenancy.Tenant;
@@ -15,7 +16,7 @@ class CommitDecisionTest {
 
   private static NewVersion request(long version, String branch, String path) {
     return new NewVersion(
-        TENANT,
+        Actor.of(TENANT, "k_test", "r1"),
         List.of("ns", "t"),
         version,
         branch,

@@ -1,0 +1,97 @@
+package dev.lvg.version;
+
+import dev.lvg.audit.AuditTrail;
+import dev.lvg.http.ObjectId;
+import io.vertx.core.Future;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.Tuple;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The audit records of version creates. In record mode they are written by the statement that
+ * inserts the versions, only for the rows it inserted; in finalize mode by the batch transaction,
+ * only for the rows whose manifests were finalized.
+ */
+final class VersionAudit {
+  static final String OPERATION = "CreateTableVersion";
+
+  /**
+   * {@code insert} (an {@code INSERT ... RETURNING} of version rows with {@code $1} to {@code
+   * $11}), recording each inserted row, matched by its transaction id ({@code $11}) to the actor
+   * arrays {@code $12} to {@code $15} that {@link #addActors} binds.
+   */
+  static String recording(String insert) {
+    return "WITH inserted AS ("
+        + insert
+        + ")\n, audit AS (INSERT INTO audit_events ("
+        + AuditTrail.COLUMNS
+        + """
+        )
+          SELECT i.tenant_id, a.credential, '%s', a.object, i.version, i.transaction_id,
+                 a.request_id, a.context::jsonb
+          FROM inserted i
+          JOIN unnest($11::uuid[], $12::text[], $13::text[], $14::text[], $15::text[])
+               AS a(txid, credential, object, request_id, context) ON a.txid = i.transaction_id)
+        SELECT * FROM inserted"""
+            .formatted(OPERATION);
+  }
+
+  /** Records the versions {@code created} in transaction {@code tx}. */
+  static final String RECORD =
+      "INSERT INTO audit_events ("
+          + AuditTrail.COLUMNS
+          + """
+          )
+          SELECT a.tenant_id, a.credential, '%s', a.object, a.version, a.txid, a.request_id,
+                 a.context::jsonb
+          FROM unnest($1::bigint[], $2::bigint[], $3::uuid[], $4::text[], $5::text[], $6::text[],
+                      $7::text[]) AS a(tenant_id, version, txid, credential, object, request_id, context)"""
+              .formatted(OPERATION);
+
+  private VersionAudit() {}
+
+  /** Binds the actor arrays of {@link #recording} for {@code requests}. */
+  static Tuple addActors(Tuple params, List<NewVersion> requests) {
+    return actors(params, requests);
+  }
+
+  /** Records, in {@code tx}, that {@code created} were created. */
+  static Future<Void> record(SqlClient tx, List<NewVersion> created) {
+    if (created.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    int n = created.size();
+    Long[] tenants = new Long[n];
+    Long[] versions = new Long[n];
+    UUID[] transactions = new UUID[n];
+    for (int i = 0; i < n; i++) {
+      tenants[i] = created.get(i).tenant().id();
+      versions[i] = created.get(i).version();
+      transactions[i] = created.get(i).transactionId();
+    }
+    Tuple params =
+        Tuple.tuple().addArrayOfLong(tenants).addArrayOfLong(versions).addArrayOfUUID(transactions);
+    return tx.preparedQuery(RECORD).execute(actors(params, created)).mapEmpty();
+  }
+
+  private static Tuple actors(Tuple params, List<NewVersion> requests) {
+    int n = requests.size();
+    String[] credentials = new String[n];
+    String[] objects = new String[n];
+    String[] requestIds = new String[n];
+    String[] contexts = new String[n];
+    for (int i = 0; i < n; i++) {
+      NewVersion request = requests.get(i);
+      credentials[i] = request.actor().credential();
+      objects[i] = ObjectId.display(request.tableId());
+      requestIds[i] = request.actor().requestId();
+      contexts[i] = request.actor().context();
+    }
+    return params
+        .addArrayOfString(credentials)
+        .addArrayOfString(objects)
+        .addArrayOfString(requestIds)
+        .addArrayOfString(contexts);
+  }
+}

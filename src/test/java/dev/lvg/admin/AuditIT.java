@@ -1,0 +1,301 @@
+package dev.lvg.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.lvg.Api;
+import dev.lvg.TestGateway;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The audit trail, read through the admin API: one record per change (none for refusals, replays or
+ * failed finalizations), with the credential's name, the request id and the caller's context, never
+ * a secret; pages that follow a cursor and never pass a change that commits late.
+ */
+class AuditIT {
+  private static final String ADMIN_KEY = "admin-" + UUID.randomUUID();
+  private static TestGateway recording;
+  private static TestGateway finalizing;
+
+  @BeforeAll
+  static void start() {
+    String db = TestGateway.shared().databaseUrl();
+    recording = TestGateway.dedicated(Map.of("LVG_DB_URL", db, "LVG_ADMIN_API_KEY", ADMIN_KEY));
+    finalizing =
+        TestGateway.dedicated(
+            Map.of(
+                "LVG_DB_URL", db, "LVG_ADMIN_API_KEY", ADMIN_KEY, "LVG_MANIFEST_MODE", "finalize"));
+  }
+
+  @AfterAll
+  static void stop() {
+    recording.gateway.close();
+    finalizing.gateway.close();
+  }
+
+  private static Api.Response admin(TestGateway gw, String method, String path, String body) {
+    return Api.send(
+        HttpRequest.newBuilder(URI.create(gw.baseUrl + path))
+            .header("Content-Type", "application/json")
+            .header("x-api-key", ADMIN_KEY)
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body))
+            .build());
+  }
+
+  /** A new tenant and a read-write key of it, both made through the admin API. */
+  private record Tenant(String name, String keyId, String secret) {}
+
+  private static Tenant tenant(TestGateway gw) {
+    String name = "audit-" + UUID.randomUUID().toString().substring(0, 8);
+    admin(gw, "POST", "/admin/v1/tenants", "{\"name\":\"" + name + "\"}").assertOk();
+    JsonNode key =
+        admin(
+                gw,
+                "POST",
+                "/admin/v1/tenants/" + name + "/keys",
+                "{\"scopes\":[\"read\",\"write\"]}")
+            .assertOk();
+    return new Tenant(name, key.get("key_id").asText(), key.get("api_key").asText());
+  }
+
+  private static JsonNode page(TestGateway gw, String tenant, String query) {
+    return admin(gw, "GET", "/admin/v1/tenants/" + tenant + "/audit" + query, null).assertOk();
+  }
+
+  /** Every record of the tenant visible now, following the cursor one page at a time. */
+  private static List<JsonNode> all(TestGateway gw, String tenant) {
+    List<JsonNode> events = new ArrayList<>();
+    String after = "";
+    while (true) {
+      JsonNode page = page(gw, tenant, "?limit=3&after=" + after);
+      page.get("events").forEach(events::add);
+      if (page.get("events").isEmpty()) {
+        return events;
+      }
+      after = page.get("next").asText();
+    }
+  }
+
+  private static List<String> operations(List<JsonNode> events) {
+    return events.stream().map(event -> event.get("operation").asText()).toList();
+  }
+
+  @Test
+  void everyChangeIsRecordedOnceWithItsCredentialRequestAndContext() {
+    Tenant tenant = tenant(recording);
+    Api api = recording.api(tenant.secret());
+    api.post("/v1/namespace/ns/create", "{}").assertOk();
+    api.post("/v1/table/ns%24t/declare", "{}").assertOk();
+    Api.Response created =
+        Api.send(
+            api.request(
+                    "/v1/table/ns%24t/version/create",
+                    "{\"version\":1,\"manifest_path\":\"t/1\",\"context\":{\"job\":\"nightly\","
+                        + "\"header.Authorization\":\"Bearer not-for-the-trail\"}}")
+                .header("x-request-id", "commit-one")
+                .header("x-lance-ctx-trace_id", "abc123")
+                .header("x-lance-ctx-api_key", "also-not-for-the-trail")
+                .build());
+    created.assertOk();
+    api.post("/v1/table/ns%24t/version/create", Api.createBody(1, "t/1")).assertOk();
+    api.post("/v1/table/ns%24t/version/create", Api.createBody(1, "t/other")).assertError(409, 14);
+    api.post("/v1/table/ns%24t/version/create", Api.createBody(5, "t/5")).assertError(409, 14);
+    api.post("/v1/table/ns%24t/version/create", Api.createBody(2, "t/2")).assertOk();
+    api.post("/v1/table/ns%24t/branches/create", "{\"name\":\"dev\"}").assertOk();
+    api.post(
+            "/v1/table/ns%24t/version/delete",
+            "{\"ranges\":[{\"start_version\":2,\"end_version\":3}]}")
+        .assertOk();
+    api.post(
+            "/v1/table/version/batch-create",
+            "{\"entries\":[{\"id\":[\"ns\",\"t\"],\"version\":2,\"manifest_path\":\"t/2b\"}]}")
+        .assertOk();
+    api.post(
+            "/v1/table/batch-commit",
+            "{\"operations\":[{\"declare_table\":{\"id\":[\"ns\",\"u\"]}}]}")
+        .assertOk();
+    api.post("/v1/table/ns%24u/rename", "{\"new_table_name\":\"v\"}").assertOk();
+    api.post("/v1/table/ns%24v/drop", "{}").assertOk();
+    api.post("/v1/table/ns%24t/deregister", "{}").assertOk();
+    api.post("/v1/namespace/ns/drop", "{}").assertOk();
+    api.post("/v1/namespace/ns/drop", "{}").assertError(404, 1);
+
+    List<JsonNode> events = all(recording, tenant.name());
+    assertThat(operations(events))
+        .containsExactly(
+            "CreateTenant",
+            "IssueKey",
+            "CreateNamespace",
+            "DeclareTable",
+            "CreateTableVersion",
+            "CreateTableVersion",
+            "CreateTableBranch",
+            "BatchDeleteTableVersions",
+            "CreateTableVersion",
+            "BatchCreateTableVersions",
+            "DeclareTable",
+            "BatchCommitTables",
+            "RenameTable",
+            "DropTable",
+            "DeregisterTable",
+            "DropNamespace");
+    assertThat(events.get(0).get("credential").asText()).isEqualTo("operator");
+    assertThat(events.get(1).get("object").asText()).isEqualTo(tenant.keyId());
+    JsonNode commit = events.get(4);
+    assertThat(commit.get("credential").asText()).isEqualTo(tenant.keyId());
+    assertThat(commit.get("object").asText()).isEqualTo("ns$t");
+    assertThat(commit.get("version").longValue()).isEqualTo(1);
+    assertThat(commit.get("request_id").asText()).isEqualTo("commit-one");
+    assertThat(commit.get("context").get("trace_id").asText()).isEqualTo("abc123");
+    assertThat(commit.get("context").get("job").asText()).isEqualTo("nightly");
+    assertThat(commit.get("context")).hasSize(2);
+    assertThat(commit.get("transaction_id").asText())
+        .isEqualTo(created.assertOk().get("transaction_id").asText());
+    assertThat(events.get(5).get("version").longValue()).isEqualTo(2);
+    assertThat(events.get(8).get("version").longValue()).isEqualTo(2);
+    assertThat(events.get(12).get("object").asText()).isEqualTo("ns$u");
+    for (JsonNode event : events) {
+      assertThat(event.get("tenant").asText()).isEqualTo(tenant.name());
+      assertThat(event.get("at").longValue()).isPositive();
+      assertThat(event.get("request_id").asText()).isNotBlank();
+    }
+    String trail = page(recording, tenant.name(), "?limit=1000").toString();
+    assertThat(trail)
+        .doesNotContain(tenant.secret())
+        .doesNotContain(ADMIN_KEY)
+        .doesNotContain("not-for-the-trail");
+  }
+
+  @Test
+  void concurrentCreatesRecordEachVersionOnceWhateverRacesThem() {
+    Tenant tenant = tenant(recording);
+    Api api = recording.api(tenant.secret());
+    api.post("/v1/namespace/ns/create", "{}").assertOk();
+    for (int t = 0; t < 4; t++) {
+      api.post("/v1/table/ns%24t" + t + "/declare", "{}").assertOk();
+    }
+    for (int version = 1; version <= 10; version++) {
+      List<CompletableFuture<Api.Response>> racers = new ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        for (int copy = 0; copy < 3; copy++) {
+          racers.add(
+              api.postAsync(
+                  "/v1/table/ns%24t" + t + "/version/create",
+                  Api.createBody(version, "t" + t + "/" + version)));
+        }
+        racers.add(
+            api.postAsync(
+                "/v1/table/ns%24t" + t + "/version/create",
+                Api.createBody(version, "t" + t + "/rival-" + version)));
+      }
+      racers.forEach(racer -> assertThat(racer.join().status()).isIn(200, 409));
+    }
+    List<JsonNode> creates =
+        all(recording, tenant.name()).stream()
+            .filter(event -> event.get("operation").asText().equals("CreateTableVersion"))
+            .toList();
+    Set<String> versions = new HashSet<>();
+    creates.forEach(
+        event -> versions.add(event.get("object").asText() + "@" + event.get("version").asLong()));
+    assertThat(creates).hasSize(40);
+    assertThat(versions).hasSize(40);
+  }
+
+  @Test
+  void finalizeRecordsOnlyTheVersionsItFinalized() throws Exception {
+    Tenant tenant = tenant(finalizing);
+    Api api = finalizing.api(tenant.secret());
+    api.post("/v1/namespace/ns/create", "{}").assertOk();
+    Path table =
+        Path.of(api.post("/v1/table/ns%24t/declare", "{}").assertOk().get("location").asText());
+    Path staging = table.resolve("_versions/1.manifest-" + UUID.randomUUID());
+    Files.createDirectories(staging.getParent());
+    String missing = table.resolve("_versions/1.manifest-never").toString().substring(1);
+    api.post(
+            "/v1/table/ns%24t/version/create",
+            "{\"version\":1,\"manifest_path\":\"" + missing + "\",\"naming_scheme\":\"V1\"}")
+        .assertError(400, 13);
+    Files.writeString(staging, "manifest");
+    api.post(
+            "/v1/table/ns%24t/version/create",
+            "{\"version\":1,\"manifest_path\":\""
+                + staging.toString().substring(1)
+                + "\",\"naming_scheme\":\"V1\"}")
+        .assertOk();
+    List<JsonNode> creates =
+        all(finalizing, tenant.name()).stream()
+            .filter(event -> event.get("operation").asText().equals("CreateTableVersion"))
+            .toList();
+    assertThat(creates).hasSize(1);
+    assertThat(creates.get(0).get("version").longValue()).isEqualTo(1);
+    assertThat(creates.get(0).get("credential").asText()).isEqualTo(tenant.keyId());
+  }
+
+  @Test
+  void aCursorNeverPassesAChangeThatCommitsLate() throws Exception {
+    Tenant tenant = tenant(recording);
+    Api api = recording.api(tenant.secret());
+    api.post("/v1/namespace/ns/create", "{}").assertOk();
+    api.post("/v1/table/ns%24t/declare", "{}").assertOk();
+    String before = page(recording, tenant.name(), "?limit=1000").get("next").asText();
+    try (Connection slow = recording.jdbc()) {
+      slow.setAutoCommit(false);
+      try (PreparedStatement insert =
+          slow.prepareStatement(
+              "INSERT INTO audit_events (tenant_id, credential, operation)"
+                  + " SELECT id, 'slow-writer', 'SlowChange' FROM tenants WHERE name = ?")) {
+        insert.setString(1, tenant.name());
+        assertThat(insert.executeUpdate()).isEqualTo(1);
+      }
+      api.post("/v1/table/ns%24t/version/create", Api.createBody(1, "t/1")).assertOk();
+      JsonNode whileOpen = page(recording, tenant.name(), "?after=" + before);
+      assertThat(whileOpen.get("events")).isEmpty();
+      assertThat(whileOpen.get("next").asText()).isEqualTo(before);
+      slow.commit();
+    }
+    JsonNode after = page(recording, tenant.name(), "?after=" + before);
+    assertThat(operations(List.copyOf(toList(after.get("events")))))
+        .containsExactly("SlowChange", "CreateTableVersion");
+  }
+
+  @Test
+  void badPagesAndStrangersAreRefused() {
+    Tenant tenant = tenant(recording);
+    String path = "/admin/v1/tenants/" + tenant.name() + "/audit";
+    admin(recording, "GET", path + "?limit=0", null).assertError(400, 13);
+    admin(recording, "GET", path + "?limit=1001", null).assertError(400, 13);
+    admin(recording, "GET", path + "?limit=x", null).assertError(400, 13);
+    admin(recording, "GET", path + "?after=nonsense", null).assertError(400, 13);
+    admin(recording, "GET", path + "?after=99999999999999999999-1", null).assertError(400, 13);
+    admin(recording, "GET", "/admin/v1/tenants/no-such-" + UUID.randomUUID() + "/audit", null)
+        .assertError(404, 1);
+    Api.send(HttpRequest.newBuilder(URI.create(recording.baseUrl + path)).GET().build())
+        .assertError(401, 16);
+    recording.api(tenant.secret()).get(path).assertError(401, 16);
+  }
+
+  private static List<JsonNode> toList(JsonNode array) {
+    List<JsonNode> list = new ArrayList<>();
+    array.forEach(list::add);
+    return list;
+  }
+}
