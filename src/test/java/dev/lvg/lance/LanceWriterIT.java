@@ -29,6 +29,8 @@ import org.lance.Transaction;
 import org.lance.WriteParams;
 import org.lance.cleanup.CleanupPolicy;
 import org.lance.namespace.RestNamespace;
+import org.lance.namespace.errors.PermissionDeniedException;
+import org.lance.namespace.model.CreateTableVersionRequest;
 import org.lance.namespace.model.DropTableRequest;
 import org.lance.namespace.model.RenameTableRequest;
 import org.lance.operation.UpdateConfig;
@@ -363,10 +365,18 @@ class LanceWriterIT {
             .build()) {
       assertThat(read.countRows()).isEqualTo(4);
     }
-    // Lance retries a refused commit for minutes, so the refusal is checked on the call it makes.
-    gw.api(reader)
-        .post("/v1/table/ns1%24events/version/create", Api.createBody(2, "ns1/events/2"))
-        .assertError(403, 15);
+    // Lance's commit loop retries a refused commit for minutes, so the refusal is checked on the
+    // namespace call that loop makes, through the same client.
+    assertThatThrownBy(
+            () ->
+                namespace(reader)
+                    .createTableVersion(
+                        new CreateTableVersionRequest()
+                            .id(TABLE)
+                            .version(2L)
+                            .manifestPath("ns1/events.lance/_versions/2.manifest-reader")))
+        .isInstanceOf(PermissionDeniedException.class)
+        .hasMessageContaining("write");
     try (Dataset mine =
         Dataset.open()
             .allocator(allocator)
