@@ -67,6 +67,17 @@ class AdminCommandIT {
     }
     assertThat(status).isEqualTo(401);
 
+    Run audit = jar("audit", "list", "--tenant", tenant);
+    assertThat(audit.status()).as(audit.err()).isZero();
+    JsonNode events = new ObjectMapper().readTree(audit.out()).get("events");
+    assertThat(events).hasSize(3);
+    assertThat(events.get(0).get("operation").asText()).isEqualTo("CreateTenant");
+    assertThat(events.get(1).get("operation").asText()).isEqualTo("IssueKey");
+    assertThat(events.get(2).get("operation").asText()).isEqualTo("RevokeKey");
+    assertThat(events.get(2).get("object").asText()).isEqualTo(key.get("key_id").asText());
+    assertThat(events.get(2).get("credential").asText()).startsWith("cli:");
+    assertThat(audit.out()).doesNotContain(key.get("api_key").asText());
+
     Run wrong = jar("keys", "create", "--tenant", tenant, "--scopes", "root");
     assertThat(wrong.status()).isEqualTo(2);
     assertThat(wrong.err()).contains("usage:");
