@@ -37,13 +37,24 @@ public final class TenantDirectory {
   static final String FIND_BY_NAME = "SELECT id, name, disabled FROM tenants WHERE name = $1";
   static final String TOUCH_KEY =
       "UPDATE api_keys SET last_used_at = statement_timestamp() WHERE key_hash = $1";
+
+  /** The bootstrap settings' tenant, when new, recorded in the audit trail by "bootstrap". */
   static final String INSERT_TENANT =
-      "INSERT INTO tenants (name) VALUES ($1) ON CONFLICT (name) DO NOTHING";
+      """
+      WITH created AS (INSERT INTO tenants (name) VALUES ($1) ON CONFLICT (name) DO NOTHING
+                       RETURNING id, name)
+      INSERT INTO audit_events (tenant_id, credential, operation, object)
+      SELECT id, 'bootstrap', 'CreateTenant', name FROM created""";
+
+  /** The bootstrap settings' key, when new, recorded in the audit trail by "bootstrap". */
   static final String INSERT_KEY =
       """
-      INSERT INTO api_keys (key_hash, tenant_id, key_id)
-      SELECT $1, id, 'k_' || substr($1, 1, 24) FROM tenants WHERE name = $2
-      ON CONFLICT (key_hash) DO NOTHING""";
+      WITH issued AS (INSERT INTO api_keys (key_hash, tenant_id, key_id)
+                      SELECT $1, id, 'k_' || substr($1, 1, 24) FROM tenants WHERE name = $2
+                      ON CONFLICT (key_hash) DO NOTHING
+                      RETURNING tenant_id, key_id)
+      INSERT INTO audit_events (tenant_id, credential, operation, object)
+      SELECT tenant_id, 'bootstrap', 'IssueKey', key_id FROM issued""";
 
   /** A tenant found by name, and whether it is disabled. */
   public record Found(Tenant tenant, boolean disabled) {}

@@ -278,6 +278,17 @@ class AuditIT {
   }
 
   @Test
+  void theBootstrapTenantAndKeyAreRecordedOnce() {
+    String name = "boot-" + UUID.randomUUID().toString().substring(0, 8);
+    String key = recording.tenantWithKey(name);
+    recording.tenantWithKey(name);
+    List<JsonNode> events = all(recording, name);
+    assertThat(operations(events)).containsExactly("CreateTenant", "IssueKey", "IssueKey");
+    assertThat(events).allMatch(event -> event.get("credential").asText().equals("bootstrap"));
+    assertThat(events.toString()).doesNotContain(key);
+  }
+
+  @Test
   void badPagesAndStrangersAreRefused() {
     Tenant tenant = tenant(recording);
     String path = "/admin/v1/tenants/" + tenant.name() + "/audit";
