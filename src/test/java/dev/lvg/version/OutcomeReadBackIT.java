@@ -79,9 +79,11 @@ class OutcomeReadBackIT {
     api.declare("rb", "t");
     String create = "/v1/table/rb%24t/version/create";
 
-    cutter.armFor("INSERT 0 1");
+    // The recording insert is a WITH ... SELECT (its audit record goes with it): tag SELECT.
+    int before = cutter.cuts();
+    cutter.armFor("SELECT 1");
     JsonNode answer = api.post(create, Api.createBody(1, "rb/1")).assertOk();
-    assertThat(cutter.cuts()).as("the connection broke after the insert").isEqualTo(1);
+    assertThat(cutter.cuts()).as("the connection broke after the insert").isEqualTo(before + 1);
 
     assertThat(answer.get("version").get("manifest_path").asText()).isEqualTo("rb/1");
     JsonNode versions = api.post("/v1/table/rb%24t/version/list", null).assertOk().get("versions");
@@ -131,5 +133,32 @@ class OutcomeReadBackIT {
     api.post("/v1/table/rb%24t/version/create", body).assertOk();
     assertThat(Files.readString(table.resolve("_versions/1.manifest")))
         .isEqualTo("rolled back, then retried");
+  }
+
+  @Test
+  void aFinalizedManifestWhoseTransactionBrokeAtItsAuditRecordIsA503AndTheRetrySucceeds()
+      throws Exception {
+    Api api = finalizing.api(finalizing.newTenant("readback"));
+    Path table = declareTable(api);
+    Path staging = stage(table, "audit-cut", "finalized, rolled back, then retried");
+    String body = createBody(staging);
+    int before = cutter.cuts();
+
+    // The manifest is finalized, then the batch records its audit rows (the only INSERT tag of a
+    // finalizing batch): the connection breaks there, before COMMIT.
+    cutter.armFor("INSERT 0 1");
+    api.post("/v1/table/rb%24t/version/create", body).assertError(503, 17);
+    assertThat(cutter.cuts()).isEqualTo(before + 1);
+    assertThat(api.post("/v1/table/rb%24t/version/list", null).assertOk().get("versions"))
+        .as("the transaction rolled back with its connection")
+        .isEmpty();
+
+    JsonNode retried = api.post("/v1/table/rb%24t/version/create", body).assertOk();
+    assertThat(retried.get("version").get("manifest_path").asText())
+        .endsWith("_versions/1.manifest");
+    assertThat(Files.readString(table.resolve("_versions/1.manifest")))
+        .isEqualTo("finalized, rolled back, then retried");
+    assertThat(api.post("/v1/table/rb%24t/version/list", null).assertOk().get("versions"))
+        .hasSize(1);
   }
 }
