@@ -20,36 +20,47 @@ import java.util.regex.Pattern;
 
 /**
  * The audit trail's statements. A change records itself on the client (transaction) that makes it,
- * or inside its own statement, so the record and the change commit together. Readers page with an
- * {@code after} cursor and only ever see rows older than every transaction still running, so a
- * cursor never passes a row that commits later.
+ * or inside its own statement, so the record and the change commit together. A row holds the
+ * changes of one operation of one tenant as parallel arrays, one element per change; readers see
+ * one event per element. Readers page with an {@code after} cursor and only ever see rows older
+ * than every transaction still running, so a cursor never passes a change that commits later.
  */
 public final class AuditTrail {
   public static final int DEFAULT_LIMIT = 100;
   public static final int MAX_LIMIT = 1000;
 
-  /** The columns of one record, in the order {@link #values} binds them from {@code first}. */
+  /**
+   * The columns of a row: its tenant and operation, then one array element per change (credential,
+   * object, version, transaction id, request id, context as JSON text).
+   */
   public static final String COLUMNS =
-      "tenant_id, credential, operation, object, version, transaction_id, request_id, context";
+      "tenant_id, operation, credential, object, version, transaction_id, request_id, context";
 
   static final String RECORD =
       "INSERT INTO audit_events ("
           + COLUMNS
-          + ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8::text::jsonb)";
+          + """
+          ) VALUES ($1, $2, ARRAY[$3::text], ARRAY[$4::text], ARRAY[$5::bigint], ARRAY[$6::uuid],
+                    ARRAY[$7::text], ARRAY[$8::text])""";
 
+  /** The changes after the cursor ($2, $3, $4) of the tenant named $1, at most $5 of them. */
   static final String PAGE =
       """
-      SELECT a.xact::text AS xact, a.seq, a.at, a.credential, a.operation, a.object, a.version,
-             a.transaction_id, a.request_id, a.context::text AS context
+      SELECT a.xact::text AS xact, a.seq, e.n, a.at, a.operation, e.credential, e.object, e.version,
+             e.transaction_id, e.request_id, e.context
       FROM audit_events a
+      CROSS JOIN LATERAL unnest(a.credential, a.object, a.version, a.transaction_id, a.request_id,
+                                a.context)
+           WITH ORDINALITY AS e(credential, object, version, transaction_id, request_id, context, n)
       WHERE a.tenant_id = (SELECT id FROM tenants WHERE name = $1)
-        AND (a.xact, a.seq) > ($2::text::xid8, $3::bigint)
+        AND (a.xact, a.seq) >= ($2::text::xid8, $3::bigint)
+        AND (a.xact, a.seq, e.n) > ($2::text::xid8, $3::bigint, $4::bigint)
         AND a.xact < pg_snapshot_xmin(pg_current_snapshot())
-      ORDER BY a.xact, a.seq LIMIT $4""";
+      ORDER BY a.xact, a.seq, e.n LIMIT $5""";
 
   static final String TENANT_EXISTS = "SELECT 1 FROM tenants WHERE name = $1";
 
-  private static final Pattern CURSOR = Pattern.compile("(\\d{1,20})-(\\d{1,19})");
+  private static final Pattern CURSOR = Pattern.compile("(\\d{1,20})-(\\d{1,19})-(\\d{1,9})");
 
   private AuditTrail() {}
 
@@ -61,9 +72,17 @@ public final class AuditTrail {
       String object,
       Long version,
       UUID transactionId) {
-    return db.preparedQuery(RECORD)
-        .execute(values(Tuple.tuple(), actor, operation, object, version, transactionId))
-        .mapEmpty();
+    Tuple values =
+        Tuple.tuple()
+            .addLong(actor.tenant().id())
+            .addString(operation)
+            .addString(actor.credential())
+            .addString(object == null ? "" : object)
+            .addLong(version)
+            .addUUID(transactionId)
+            .addString(actor.requestId())
+            .addString(actor.context());
+    return db.preparedQuery(RECORD).execute(values).mapEmpty();
   }
 
   /**
@@ -87,22 +106,8 @@ public final class AuditTrail {
                             : record(tx, actor, operation, object, null, null).map(result)));
   }
 
-  /** Adds one record's values to {@code tuple}, in the order of {@link #COLUMNS}. */
-  public static Tuple values(
-      Tuple tuple, Actor actor, String operation, String object, Long version, UUID transactionId) {
-    return tuple
-        .addLong(actor.tenant().id())
-        .addString(actor.credential())
-        .addString(operation)
-        .addString(object == null ? "" : object)
-        .addLong(version)
-        .addUUID(transactionId)
-        .addString(actor.requestId())
-        .addString(actor.context());
-  }
-
   /**
-   * Up to {@code limit} records of {@code tenant} after the cursor {@code after} (null: from the
+   * Up to {@code limit} changes of {@code tenant} after the cursor {@code after} (null: from the
    * start), oldest first: {@code {"events": [...], "next": cursor}}; {@code next} is where to go on
    * from, the same cursor again when nothing is new. 404 code 1 for a tenant that does not exist.
    */
@@ -111,27 +116,29 @@ public final class AuditTrail {
       return Future.failedFuture(
           ApiException.invalidInput("'limit' must be 1 to " + MAX_LIMIT + ", got " + limit));
     }
-    String xact = "0";
-    long seq = 0;
-    if (after != null && !after.isEmpty()) {
+    Tuple params = Tuple.of(tenant);
+    if (after == null || after.isEmpty()) {
+      params.addString("0").addLong(0L).addLong(0L);
+    } else {
       Matcher cursor = CURSOR.matcher(after);
-      if (!cursor.matches()) {
+      if (!cursor.matches() || new BigInteger(cursor.group(1)).bitLength() > 64) {
         return Future.failedFuture(
             ApiException.invalidInput(
                 "'after' is not a cursor this server issued: '" + after + "'"));
       }
-      xact = cursor.group(1);
       try {
-        seq = Long.parseLong(cursor.group(2));
+        params
+            .addString(cursor.group(1))
+            .addLong(Long.parseLong(cursor.group(2)))
+            .addLong(Long.parseLong(cursor.group(3)));
       } catch (NumberFormatException e) {
-        return Future.failedFuture(ApiException.invalidInput("'after' is out of range"));
-      }
-      if (new BigInteger(xact).bitLength() > 64) {
-        return Future.failedFuture(ApiException.invalidInput("'after' is out of range"));
+        return Future.failedFuture(
+            ApiException.invalidInput(
+                "'after' is not a cursor this server issued: '" + after + "'"));
       }
     }
-    String fromXact = xact;
-    long fromSeq = seq;
+    params.addInteger(limit);
+    String from = params.getString(1) + "-" + params.getLong(2) + "-" + params.getLong(3);
     return db.preparedQuery(TENANT_EXISTS)
         .execute(Tuple.of(tenant))
         .compose(
@@ -141,15 +148,16 @@ public final class AuditTrail {
                         new ApiException(
                             ErrorCode.NAMESPACE_NOT_FOUND,
                             "tenant '" + tenant + "' does not exist"))
-                    : db.preparedQuery(PAGE).execute(Tuple.of(tenant, fromXact, fromSeq, limit)))
+                    : db.preparedQuery(PAGE).execute(params))
         .map(
             rows -> {
               ObjectNode result = Json.object();
               ArrayNode events = result.putArray("events");
-              String next = after == null || after.isEmpty() ? fromXact + "-" + fromSeq : after;
+              String next = from;
               for (Row row : rows) {
-                events.add(event(tenant, row));
-                next = row.getString("xact") + "-" + row.getLong("seq");
+                ObjectNode event = event(tenant, row);
+                events.add(event);
+                next = event.get("cursor").asText();
               }
               return result.put("next", next);
             });
@@ -157,7 +165,7 @@ public final class AuditTrail {
 
   private static ObjectNode event(String tenant, Row row) {
     ObjectNode event = Json.object();
-    event.put("cursor", row.getString("xact") + "-" + row.getLong("seq"));
+    event.put("cursor", row.getString("xact") + "-" + row.getLong("seq") + "-" + row.getLong("n"));
     event.put("at", row.getOffsetDateTime("at").toInstant().toEpochMilli());
     event.put("tenant", tenant);
     event.put("credential", row.getString("credential"));
@@ -171,7 +179,10 @@ public final class AuditTrail {
     if (transaction != null) {
       event.put("transaction_id", transaction.toString());
     }
-    event.put("request_id", row.getString("request_id"));
+    String requestId = row.getString("request_id");
+    if (requestId != null) {
+      event.put("request_id", requestId);
+    }
     event.set("context", Json.parseOptionalObject(Buffer.buffer(row.getString("context"))));
     return event;
   }

@@ -31,8 +31,10 @@ public final class Credentials {
   /** The audit record of a change to tenant {@code $1}, made by {@code $2}. */
   private static final String AUDIT =
       """
-      INSERT INTO audit_events (tenant_id, credential, operation, object, request_id)
-      SELECT id, $2, $3, $4, $5 FROM tenants WHERE name = $1""";
+      INSERT INTO audit_events (tenant_id, operation, credential, object, version, transaction_id,
+                                request_id, context)
+      SELECT id, $3, ARRAY[$2::text], ARRAY[$4::text], '{NULL}', '{NULL}', ARRAY[$5::text], '{"{}"}'
+      FROM tenants WHERE name = $1""";
 
   private static final String CREATE_TENANT =
       "INSERT INTO tenants (name) VALUES ($1) ON CONFLICT (name) DO NOTHING RETURNING id, name";

@@ -43,8 +43,10 @@ public final class TenantDirectory {
       """
       WITH created AS (INSERT INTO tenants (name) VALUES ($1) ON CONFLICT (name) DO NOTHING
                        RETURNING id, name)
-      INSERT INTO audit_events (tenant_id, credential, operation, object)
-      SELECT id, 'bootstrap', 'CreateTenant', name FROM created""";
+      INSERT INTO audit_events (tenant_id, operation, credential, object, version, transaction_id,
+                                request_id, context)
+      SELECT id, 'CreateTenant', '{bootstrap}', ARRAY[name], '{NULL}', '{NULL}', '{NULL}', '{"{}"}'
+      FROM created""";
 
   /** The bootstrap settings' key, when new, recorded in the audit trail by "bootstrap". */
   static final String INSERT_KEY =
@@ -53,8 +55,11 @@ public final class TenantDirectory {
                       SELECT $1, id, 'k_' || substr($1, 1, 24) FROM tenants WHERE name = $2
                       ON CONFLICT (key_hash) DO NOTHING
                       RETURNING tenant_id, key_id)
-      INSERT INTO audit_events (tenant_id, credential, operation, object)
-      SELECT tenant_id, 'bootstrap', 'IssueKey', key_id FROM issued""";
+      INSERT INTO audit_events (tenant_id, operation, credential, object, version, transaction_id,
+                                request_id, context)
+      SELECT tenant_id, 'IssueKey', '{bootstrap}', ARRAY[key_id], '{NULL}', '{NULL}', '{NULL}',
+             '{"{}"}'
+      FROM issued""";
 
   /** A tenant found by name, and whether it is disabled. */
   public record Found(Tenant tenant, boolean disabled) {}

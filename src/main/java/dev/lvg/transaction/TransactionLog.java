@@ -30,7 +30,8 @@ public final class TransactionLog {
   static final String RECORD =
       """
       WITH audit AS (INSERT INTO audit_events (%s)
-                     VALUES ($1, $5, $3, $6, $7, $2, $8, $9::text::jsonb))
+                     VALUES ($1, $3, ARRAY[$5::text], ARRAY[$6::text], ARRAY[$7::bigint],
+                             ARRAY[$2::uuid], ARRAY[$8::text], ARRAY[$9::text]))
       INSERT INTO transactions (tenant_id, id, operation, properties) VALUES ($1, $2, $3, $4)"""
           .formatted(AuditTrail.COLUMNS);
 

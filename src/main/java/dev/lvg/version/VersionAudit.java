@@ -9,9 +9,10 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * The audit records of version creates. In record mode they are written by the statement that
- * inserts the versions, only for the rows it inserted; in finalize mode by the batch transaction,
- * only for the rows whose manifests were finalized.
+ * The audit records of version creates: one row per tenant per batch, its arrays holding one
+ * element per version. In record mode they are written by the statement that inserts the versions,
+ * only for the rows it inserted; in finalize mode by the batch transaction, only for the rows whose
+ * manifests were finalized.
  */
 final class VersionAudit {
   static final String OPERATION = "CreateTableVersion";
@@ -28,25 +29,29 @@ final class VersionAudit {
         + AuditTrail.COLUMNS
         + """
         )
-          SELECT i.tenant_id, a.credential, '%s', a.object, i.version, i.transaction_id,
-                 a.request_id, a.context::jsonb
+          SELECT i.tenant_id, '%s', array_agg(a.credential), array_agg(a.object),
+                 array_agg(i.version), array_agg(i.transaction_id), array_agg(a.request_id),
+                 array_agg(a.context)
           FROM inserted i
           JOIN unnest($11::uuid[], $12::text[], $13::text[], $14::text[], $15::text[])
-               AS a(txid, credential, object, request_id, context) ON a.txid = i.transaction_id)
+               AS a(txid, credential, object, request_id, context) ON a.txid = i.transaction_id
+          GROUP BY i.tenant_id)
         SELECT * FROM inserted"""
             .formatted(OPERATION);
   }
 
-  /** Records the versions {@code created} in transaction {@code tx}. */
+  /** Records the versions created in a transaction: one row per tenant. */
   static final String RECORD =
       "INSERT INTO audit_events ("
           + AuditTrail.COLUMNS
           + """
           )
-          SELECT a.tenant_id, a.credential, '%s', a.object, a.version, a.txid, a.request_id,
-                 a.context::jsonb
+          SELECT a.tenant_id, '%s', array_agg(a.credential), array_agg(a.object),
+                 array_agg(a.version), array_agg(a.txid), array_agg(a.request_id),
+                 array_agg(a.context)
           FROM unnest($1::bigint[], $2::bigint[], $3::uuid[], $4::text[], $5::text[], $6::text[],
-                      $7::text[]) AS a(tenant_id, version, txid, credential, object, request_id, context)"""
+                      $7::text[]) AS a(tenant_id, version, txid, credential, object, request_id, context)
+          GROUP BY a.tenant_id"""
               .formatted(OPERATION);
 
   private VersionAudit() {}

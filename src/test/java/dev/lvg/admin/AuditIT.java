@@ -261,8 +261,10 @@ class AuditIT {
       slow.setAutoCommit(false);
       try (PreparedStatement insert =
           slow.prepareStatement(
-              "INSERT INTO audit_events (tenant_id, credential, operation)"
-                  + " SELECT id, 'slow-writer', 'SlowChange' FROM tenants WHERE name = ?")) {
+              "INSERT INTO audit_events (tenant_id, operation, credential, object, version,"
+                  + " transaction_id, request_id, context) SELECT id, 'SlowChange',"
+                  + " '{slow-writer}', '{x}', '{NULL}', '{NULL}', '{NULL}', '{\"{}\"}'"
+                  + " FROM tenants WHERE name = ?")) {
         insert.setString(1, tenant.name());
         assertThat(insert.executeUpdate()).isEqualTo(1);
       }
