@@ -34,7 +34,9 @@ public final class Migrations {
           "V007__dropped_tables.sql",
           "V008__transactions.sql",
           "V009__scoped_keys.sql",
-          "V010__audit_trail.sql");
+          "V010__audit_trail.sql",
+          "V011__keys_start_with_the_tenant.sql",
+          "V012__distributed_by_tenant.sql");
 
   private static final long LOCK_KEY = 0x4c56475f4d4947L;
 
@@ -101,14 +103,78 @@ public final class Migrations {
                     }));
   }
 
+  /**
+   * Applies a file one statement per query: distributed PostgreSQL (Citus) refuses some DDL sent as
+   * several statements in one query.
+   */
   private static Future<Void> applyOne(SqlConnection conn, Migration migration) {
     LOG.info("applying migration {}", migration.name());
-    return conn.query(migration.sql())
-        .execute()
+    Future<Void> chain = Future.succeededFuture();
+    for (String statement : statements(migration.sql())) {
+      chain = chain.compose(done -> conn.query(statement).execute().mapEmpty());
+    }
+    return chain
         .compose(
             done ->
                 conn.preparedQuery(RECORD).execute(Tuple.of(migration.version(), migration.name())))
         .mapEmpty();
+  }
+
+  /**
+   * The statements of a migration file: split at each {@code ;} outside comments, quoted text and
+   * dollar-quoted bodies; comments dropped, empty statements skipped.
+   */
+  static List<String> statements(String sql) {
+    List<String> statements = new ArrayList<>();
+    StringBuilder current = new StringBuilder();
+    int i = 0;
+    while (i < sql.length()) {
+      char c = sql.charAt(i);
+      if (c == '-' && sql.startsWith("--", i)) {
+        int end = sql.indexOf('\n', i);
+        i = end < 0 ? sql.length() : end;
+      } else if (c == '\'' || c == '"') {
+        int end = sql.indexOf(c, i + 1);
+        while (end >= 0 && end + 1 < sql.length() && sql.charAt(end + 1) == c) {
+          end = sql.indexOf(c, end + 2);
+        }
+        end = end < 0 ? sql.length() : end + 1;
+        current.append(sql, i, end);
+        i = end;
+      } else if (c == '$' && dollarTag(sql, i) != null) {
+        String tag = dollarTag(sql, i);
+        int end = sql.indexOf(tag, i + tag.length());
+        end = end < 0 ? sql.length() : end + tag.length();
+        current.append(sql, i, end);
+        i = end;
+      } else if (c == ';') {
+        add(statements, current);
+        i++;
+      } else {
+        current.append(c);
+        i++;
+      }
+    }
+    add(statements, current);
+    return statements;
+  }
+
+  /** The dollar-quote tag ({@code $$} or {@code $name$}) starting at {@code at}, or null. */
+  private static String dollarTag(String sql, int at) {
+    int end = at + 1;
+    while (end < sql.length()
+        && (Character.isLetterOrDigit(sql.charAt(end)) || sql.charAt(end) == '_')) {
+      end++;
+    }
+    return end < sql.length() && sql.charAt(end) == '$' ? sql.substring(at, end + 1) : null;
+  }
+
+  private static void add(List<String> statements, StringBuilder current) {
+    String statement = current.toString().strip();
+    if (!statement.isEmpty()) {
+      statements.add(statement);
+    }
+    current.setLength(0);
   }
 
   static int versionOf(String file) {
