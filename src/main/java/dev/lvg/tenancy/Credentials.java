@@ -33,8 +33,9 @@ public final class Credentials {
       """
       INSERT INTO audit_events (tenant_id, operation, credential, object, version, transaction_id,
                                 request_id, context)
-      SELECT id, $3, ARRAY[$2::text], ARRAY[$4::text], '{NULL}', '{NULL}', ARRAY[$5::text], '{"{}"}'
-      FROM tenants WHERE name = $1""";
+      VALUES ($1, $3, ARRAY[$2::text], ARRAY[$4::text], '{NULL}', '{NULL}', ARRAY[$5::text], '{"{}"}')""";
+
+  private static final String TENANT_ID = "SELECT id FROM tenants WHERE name = $1";
 
   private static final String CREATE_TENANT =
       "INSERT INTO tenants (name) VALUES ($1) ON CONFLICT (name) DO NOTHING RETURNING id, name";
@@ -224,14 +225,18 @@ public final class Credentials {
                       Future<?> audited =
                           Boolean.FALSE.equals(result)
                               ? Future.succeededFuture()
-                              : conn.preparedQuery(AUDIT)
-                                  .execute(
-                                      Tuple.of(
-                                          tenant,
-                                          by.credential(),
-                                          operation,
-                                          object,
-                                          by.requestId()));
+                              : conn.preparedQuery(TENANT_ID)
+                                  .execute(Tuple.of(tenant))
+                                  .compose(
+                                      id ->
+                                          conn.preparedQuery(AUDIT)
+                                              .execute(
+                                                  Tuple.of(
+                                                      id.iterator().next().getLong(0),
+                                                      by.credential(),
+                                                      operation,
+                                                      object,
+                                                      by.requestId())));
                       Future<?> notified = conn.preparedQuery(NOTIFY).execute(Tuple.of("changed"));
                       return Future.all(audited, notified).map(result);
                     }));

@@ -6,6 +6,7 @@ import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -38,28 +39,20 @@ public final class TenantDirectory {
   static final String TOUCH_KEY =
       "UPDATE api_keys SET last_used_at = statement_timestamp() WHERE key_hash = $1";
 
-  /** The bootstrap settings' tenant, when new, recorded in the audit trail by "bootstrap". */
   static final String INSERT_TENANT =
-      """
-      WITH created AS (INSERT INTO tenants (name) VALUES ($1) ON CONFLICT (name) DO NOTHING
-                       RETURNING id, name)
-      INSERT INTO audit_events (tenant_id, operation, credential, object, version, transaction_id,
-                                request_id, context)
-      SELECT id, 'CreateTenant', '{bootstrap}', ARRAY[name], '{NULL}', '{NULL}', '{NULL}', '{"{}"}'
-      FROM created""";
-
-  /** The bootstrap settings' key, when new, recorded in the audit trail by "bootstrap". */
+      "INSERT INTO tenants (name) VALUES ($1) ON CONFLICT (name) DO NOTHING RETURNING id, name";
   static final String INSERT_KEY =
       """
-      WITH issued AS (INSERT INTO api_keys (key_hash, tenant_id, key_id)
-                      SELECT $1, id, 'k_' || substr($1, 1, 24) FROM tenants WHERE name = $2
-                      ON CONFLICT (key_hash) DO NOTHING
-                      RETURNING tenant_id, key_id)
+      INSERT INTO api_keys (key_hash, tenant_id, key_id)
+      SELECT $1, id, 'k_' || substr($1, 1, 24) FROM tenants WHERE name = $2
+      ON CONFLICT (key_hash) DO NOTHING RETURNING tenant_id, key_id""";
+
+  /** The audit record of what the bootstrap settings made ($2) of tenant $1: by "bootstrap". */
+  static final String AUDIT_BOOTSTRAP =
+      """
       INSERT INTO audit_events (tenant_id, operation, credential, object, version, transaction_id,
                                 request_id, context)
-      SELECT tenant_id, 'IssueKey', '{bootstrap}', ARRAY[key_id], '{NULL}', '{NULL}', '{NULL}',
-             '{"{}"}'
-      FROM issued""";
+      VALUES ($1, $2, '{bootstrap}', ARRAY[$3::text], '{NULL}', '{NULL}', '{NULL}', '{"{}"}')""";
 
   /** A tenant found by name, and whether it is disabled. */
   public record Found(Tenant tenant, boolean disabled) {}
@@ -208,10 +201,12 @@ public final class TenantDirectory {
             conn ->
                 conn.preparedQuery(INSERT_TENANT)
                     .execute(Tuple.of(tenantName))
+                    .compose(created -> recordBootstrap(conn, created, "CreateTenant"))
                     .compose(
-                        inserted ->
+                        recorded ->
                             conn.preparedQuery(INSERT_KEY).execute(Tuple.of(hash, tenantName)))
-                    .compose(inserted -> conn.preparedQuery(FIND_BY_KEY).execute(Tuple.of(hash))))
+                    .compose(issued -> recordBootstrap(conn, issued, "IssueKey"))
+                    .compose(recorded -> conn.preparedQuery(FIND_BY_KEY).execute(Tuple.of(hash))))
         .compose(
             rows -> {
               Tenant tenant = first(rows);
@@ -224,6 +219,18 @@ public final class TenantDirectory {
               }
               return Future.succeededFuture(tenant);
             });
+  }
+
+  /** Records the row an insert of the bootstrap settings made, if it made one. */
+  private static Future<Void> recordBootstrap(
+      SqlConnection conn, RowSet<Row> made, String operation) {
+    if (!made.iterator().hasNext()) {
+      return Future.succeededFuture();
+    }
+    Row row = made.iterator().next();
+    return conn.preparedQuery(AUDIT_BOOTSTRAP)
+        .execute(Tuple.of(row.getLong(0), operation, row.getString(1)))
+        .mapEmpty();
   }
 
   private static Tenant first(RowSet<Row> rows) {
