@@ -8,6 +8,7 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
+import java.util.Iterator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,11 +30,18 @@ public final class TableDrops extends VerticleBase {
   /** How often an idle gateway looks for queued drops. */
   static final long POLL_MILLIS = 1000;
 
-  static final String NEXT_DROP =
+  /** The oldest queued drops under the root; claimed one by one with {@link #CLAIM_DROP}. */
+  static final String NEXT_DROPS =
+      """
+      SELECT tenant_id, table_id FROM table_drops
+      WHERE starts_with(location, $1) ORDER BY requested_at LIMIT 8""";
+
+  /** Locks one queued drop of one tenant, unless another gateway holds it. */
+  static final String CLAIM_DROP =
       """
       SELECT tenant_id, table_id, location FROM table_drops
-      WHERE starts_with(location, $1)
-      ORDER BY requested_at LIMIT 1 FOR UPDATE SKIP LOCKED""";
+      WHERE tenant_id = $1 AND table_id = $2 FOR UPDATE SKIP LOCKED""";
+
   static final String OVERLAPPING_TABLES =
       """
       SELECT count(*) FROM lance_tables
@@ -100,13 +108,24 @@ public final class TableDrops extends VerticleBase {
   Future<Boolean> finishOne() {
     return pool.withTransaction(
         conn ->
-            conn.preparedQuery(NEXT_DROP)
+            conn.preparedQuery(NEXT_DROPS)
                 .execute(Tuple.of(root.locationPrefix()))
-                .compose(
-                    rows ->
-                        rows.size() == 0
-                            ? Future.succeededFuture(false)
-                            : finish(conn, rows.iterator().next()).map(true)));
+                .compose(candidates -> claimFirst(conn, candidates.iterator())));
+  }
+
+  /** Finishes the first of {@code candidates} it can lock; false when others hold them all. */
+  private Future<Boolean> claimFirst(SqlConnection conn, Iterator<Row> candidates) {
+    if (!candidates.hasNext()) {
+      return Future.succeededFuture(false);
+    }
+    Row candidate = candidates.next();
+    return conn.preparedQuery(CLAIM_DROP)
+        .execute(Tuple.of(candidate.getLong("tenant_id"), candidate.getLong("table_id")))
+        .compose(
+            claimed ->
+                claimed.size() == 0
+                    ? claimFirst(conn, candidates)
+                    : finish(conn, claimed.iterator().next()).map(true));
   }
 
   private Future<Void> finish(SqlConnection conn, Row job) {

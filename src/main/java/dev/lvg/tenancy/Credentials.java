@@ -44,8 +44,7 @@ public final class Credentials {
   private static final String INSERT_KEY =
       """
       INSERT INTO api_keys (key_hash, tenant_id, key_id, scopes, expires_at, description)
-      SELECT $1, id, $3, $4, $5, $6 FROM tenants WHERE name = $2
-      RETURNING created_at""";
+      VALUES ($1, $2, $3, $4, $5, $6) RETURNING created_at""";
   private static final String KEYS =
       """
       SELECT k.key_id, k.scopes, k.created_at, k.last_used_at, k.expires_at, k.description
@@ -147,24 +146,32 @@ public final class Credentials {
         "IssueKey",
         keyId,
         conn ->
-            conn.preparedQuery(INSERT_KEY)
-                .execute(
-                    Tuple.of(
-                        TenantDirectory.hash(apiKey), tenant, keyId, scopes, expires, description))
+            conn.preparedQuery(TENANT_ID)
+                .execute(Tuple.of(tenant))
                 .compose(
-                    rows ->
-                        rows.iterator().hasNext()
-                            ? Future.succeededFuture(
-                                new IssuedKey(
-                                    new KeyInfo(
+                    found ->
+                        found.iterator().hasNext()
+                            ? conn.preparedQuery(INSERT_KEY)
+                                .execute(
+                                    Tuple.of(
+                                        TenantDirectory.hash(apiKey),
+                                        found.iterator().next().getLong(0),
                                         keyId,
-                                        List.of(scopes),
-                                        millis(rows.iterator().next().getOffsetDateTime(0)),
-                                        null,
-                                        expiresAtMillis,
-                                        description),
-                                    apiKey))
-                            : Future.failedFuture(noTenant(tenant))));
+                                        scopes,
+                                        expires,
+                                        description))
+                            : Future.failedFuture(noTenant(tenant)))
+                .map(
+                    rows ->
+                        new IssuedKey(
+                            new KeyInfo(
+                                keyId,
+                                List.of(scopes),
+                                millis(rows.iterator().next().getOffsetDateTime(0)),
+                                null,
+                                expiresAtMillis,
+                                description),
+                            apiKey)));
   }
 
   /** The keys of a tenant, oldest first. */

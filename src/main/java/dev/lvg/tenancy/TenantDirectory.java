@@ -41,10 +41,10 @@ public final class TenantDirectory {
 
   static final String INSERT_TENANT =
       "INSERT INTO tenants (name) VALUES ($1) ON CONFLICT (name) DO NOTHING RETURNING id, name";
+  static final String TENANT_ID = "SELECT id FROM tenants WHERE name = $1";
   static final String INSERT_KEY =
       """
-      INSERT INTO api_keys (key_hash, tenant_id, key_id)
-      SELECT $1, id, 'k_' || substr($1, 1, 24) FROM tenants WHERE name = $2
+      INSERT INTO api_keys (key_hash, tenant_id, key_id) VALUES ($1, $2, 'k_' || substr($1, 1, 24))
       ON CONFLICT (key_hash) DO NOTHING RETURNING tenant_id, key_id""";
 
   /** The audit record of what the bootstrap settings made ($2) of tenant $1: by "bootstrap". */
@@ -203,8 +203,11 @@ public final class TenantDirectory {
                     .execute(Tuple.of(tenantName))
                     .compose(created -> recordBootstrap(conn, created, "CreateTenant"))
                     .compose(
-                        recorded ->
-                            conn.preparedQuery(INSERT_KEY).execute(Tuple.of(hash, tenantName)))
+                        recorded -> conn.preparedQuery(TENANT_ID).execute(Tuple.of(tenantName)))
+                    .compose(
+                        id ->
+                            conn.preparedQuery(INSERT_KEY)
+                                .execute(Tuple.of(hash, id.iterator().next().getLong(0))))
                     .compose(issued -> recordBootstrap(conn, issued, "IssueKey"))
                     .compose(recorded -> conn.preparedQuery(FIND_BY_KEY).execute(Tuple.of(hash))))
         .compose(
