@@ -210,7 +210,10 @@ public final class Gateway implements AutoCloseable {
                         .onSuccess(
                             tenant -> LOG.info("bootstrap tenant '{}' ready", tenant.name())))
         .compose(bootstrapped -> bearerTokens)
-        .compose(tokens -> deployApi(config, registry, tokens))
+        .compose(
+            tokens ->
+                Database.distributed(pool)
+                    .compose(citus -> deployApi(config, registry, tokens, citus)))
         .compose(deployed -> vertx.deployVerticle(drops))
         .compose(
             deployed -> {
@@ -236,10 +239,13 @@ public final class Gateway implements AutoCloseable {
 
   /** One API verticle per event loop, all on one port; port 0 picks a free port they share. */
   private Future<?> deployApi(
-      GatewayConfig config, PrometheusMeterRegistry registry, BearerTokens tokens) {
+      GatewayConfig config,
+      PrometheusMeterRegistry registry,
+      BearerTokens tokens,
+      boolean distributed) {
     CatalogRepository catalog = new CatalogRepository(new NamespaceRepository());
     BranchRepository branches = new BranchRepository(catalog);
-    VersionRepository versions = new VersionRepository(catalog, branches);
+    VersionRepository versions = new VersionRepository(catalog, branches, distributed);
     GatewayMetrics metrics = new GatewayMetrics(registry);
     OutageLog outages = new OutageLog();
     Gauge.builder("lvg_dependency_outage", () -> outages.inOutage() ? 1 : 0)
@@ -254,6 +260,7 @@ public final class Gateway implements AutoCloseable {
             manifests,
             config.commitBatchesInFlight(),
             config.commitBatchSize(),
+            distributed,
             metrics);
     ApiVerticle.Shared shared =
         new ApiVerticle.Shared(

@@ -74,7 +74,7 @@ public final class CatalogRepository {
 
   /** Whether any table of the tenant, live or not, has ever had this location. */
   static final String LOCATION_TAKEN =
-      "SELECT EXISTS (SELECT 1 FROM lance_tables WHERE tenant_id = $1 AND location = $2)";
+      "SELECT 1 FROM lance_tables WHERE tenant_id = $1 AND location = $2 LIMIT 1";
 
   static final String LIST_TABLES =
       """
@@ -275,7 +275,7 @@ public final class CatalogRepository {
   public Future<Boolean> locationTaken(SqlClient db, Tenant tenant, String location) {
     return db.preparedQuery(LOCATION_TAKEN)
         .execute(Tuple.of(tenant.id(), location))
-        .map(rows -> rows.iterator().next().getBoolean(0));
+        .map(rows -> rows.size() > 0);
   }
 
   /** Hides the table and its versions from every operation; the rows stay for an operator. */

@@ -5,9 +5,13 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgBuilder;
 import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.pgclient.PgConnection;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
+import io.vertx.sqlclient.SqlConnectOptions;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,6 +22,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class Database {
   private static final Logger LOG = LoggerFactory.getLogger(Database.class);
+  private static final String HAS_CITUS =
+      "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')";
 
   private Database() {}
 
@@ -39,26 +45,55 @@ public final class Database {
       int queueSize,
       int eventLoops,
       int statementTimeoutMillis) {
-    PgConnectOptions connect =
+    PgConnectOptions planned =
         PgConnectOptions.fromUri(url)
             .setCachePreparedStatements(true)
             .setPreparedStatementCacheMaxSize(256);
+    // A plan made while a table was small (a fresh install, a benchmark) must not scan that table
+    // once it has grown, so the sessions never choose a sequential scan where an index serves.
+    planned.addProperty("enable_seqscan", "off");
+    planned.addProperty("statement_timeout", Integer.toString(statementTimeoutMillis));
     // Every statement of the gateway is a lookup by key, so one plan per prepared statement
     // serves every call: planning each call (a custom plan, which PostgreSQL keeps choosing for
-    // batches smaller than it guesses) costs more than running it. A plan made while a table was
-    // small (a fresh install, a benchmark) must not scan that table once it has grown, so the
-    // sessions never choose a sequential scan where an index serves.
-    connect.addProperty("plan_cache_mode", "force_generic_plan");
-    connect.addProperty("enable_seqscan", "off");
-    connect.addProperty("statement_timeout", Integer.toString(statementTimeoutMillis));
-    PoolOptions options =
+    // batches smaller than it guesses) costs more than running it. Not on Citus, which plans a
+    // distributed statement only with its parameters' values.
+    PgConnectOptions generic = new PgConnectOptions(planned);
+    generic.addProperty("plan_cache_mode", "force_generic_plan");
+    AtomicReference<Future<Boolean>> distributed = new AtomicReference<>();
+    Supplier<Future<SqlConnectOptions>> options =
+        () -> distributed(vertx, planned, distributed).map(citus -> citus ? planned : generic);
+    PoolOptions poolOptions =
         new PoolOptions()
             .setShared(true)
             .setName(name)
             .setMaxSize(maxSize)
             .setMaxWaitQueueSize(queueSize)
             .setEventLoopSize(eventLoops);
-    return PgBuilder.pool().with(options).connectingTo(connect).using(vertx).build();
+    return PgBuilder.pool().with(poolOptions).connectingTo(options).using(vertx).build();
+  }
+
+  /** Whether the database behind {@code pool} is Citus (has its extension). */
+  public static Future<Boolean> distributed(Pool pool) {
+    return pool.query(HAS_CITUS).execute().map(rows -> rows.iterator().next().getBoolean(0));
+  }
+
+  /** Whether the database has the Citus extension; asked once, again after a failure. */
+  private static Future<Boolean> distributed(
+      Vertx vertx, PgConnectOptions connect, AtomicReference<Future<Boolean>> known) {
+    Future<Boolean> answer = known.get();
+    if (answer != null && !answer.failed()) {
+      return answer;
+    }
+    Future<Boolean> asked =
+        PgConnection.connect(vertx, connect)
+            .compose(
+                conn ->
+                    conn.query(HAS_CITUS)
+                        .execute()
+                        .map(rows -> rows.iterator().next().getBoolean(0))
+                        .eventually(conn::close));
+    known.set(asked);
+    return asked;
   }
 
   /**

@@ -30,15 +30,21 @@ final class CommitQueue {
   private final BatchRunner runner;
   private final int maxRunning;
   private final int maxBatch;
+  private final boolean oneTenant;
   private final IntConsumer batchSizes;
   private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
   private int running;
 
-  /** {@code batchSizes} hears the size of every batch that leaves. */
-  CommitQueue(BatchRunner runner, int maxRunning, int maxBatch, IntConsumer batchSizes) {
+  /**
+   * {@code oneTenant}: every batch holds one tenant's requests (a distributed database); {@code
+   * batchSizes} hears the size of every batch that leaves.
+   */
+  CommitQueue(
+      BatchRunner runner, int maxRunning, int maxBatch, boolean oneTenant, IntConsumer batchSizes) {
     this.runner = runner;
     this.maxRunning = maxRunning;
     this.maxBatch = maxBatch;
+    this.oneTenant = oneTenant;
     this.batchSizes = batchSizes;
   }
 
@@ -82,14 +88,21 @@ final class CommitQueue {
     return new IllegalStateException("a commit batch ended without answering a request");
   }
 
-  /** Up to {@code maxBatch} waiting requests in arrival order, at most one per chain. */
+  /**
+   * Up to {@code maxBatch} waiting requests in arrival order, at most one per chain (and, when
+   * asked, only the first request's tenant's).
+   */
   private List<Pending> nextBatch() {
     List<Pending> batch = new ArrayList<>(Math.min(maxBatch, waiting.size()));
     Set<NewVersion.Chain> chains = new HashSet<>();
     Iterator<Pending> candidates = waiting.iterator();
     while (candidates.hasNext() && batch.size() < maxBatch) {
       Pending candidate = candidates.next();
-      if (chains.add(candidate.request().chain())) {
+      boolean sameTenant =
+          !oneTenant
+              || batch.isEmpty()
+              || batch.get(0).request().tenant().id() == candidate.request().tenant().id();
+      if (sameTenant && chains.add(candidate.request().chain())) {
         batch.add(candidate);
         candidates.remove();
       }

@@ -28,6 +28,7 @@ public final class Committer {
       Manifests manifests,
       int batchesInFlight,
       int batchSize,
+      boolean oneTenantPerBatch,
       GatewayMetrics metrics) {
     this.context = vertx.getOrCreateContext();
     this.manifests = manifests;
@@ -36,6 +37,7 @@ public final class Committer {
             new VersionCommitter(pool, repository, manifests),
             batchesInFlight,
             batchSize,
+            oneTenantPerBatch,
             metrics::commitBatch);
     metrics.watchCommitQueue(queue::waiting);
   }

@@ -24,56 +24,6 @@ import java.util.UUID;
  * branch, any number).
  */
 public final class VersionRepository {
-  /**
-   * Inserts the requests given as parallel arrays, in request order (so concurrent statements lock
-   * slots in one order and cannot deadlock), and returns the rows it inserted. Lookups are lateral
-   * subqueries the planner cannot flatten ({@code LIMIT 1} on a unique key), so each request costs
-   * index probes whatever the statistics say about table sizes. Namespaces travel as their parts
-   * joined by {@code /}, which no name contains. The first row of a chain is marked, so that of
-   * concurrent first versions with different numbers only one lands.
-   */
-  private static final String INSERT_CORE =
-      """
-      INSERT INTO table_versions (tenant_id, table_id, branch, version, manifest_path, requested_path,
-          manifest_size, e_tag, naming_scheme, metadata, transaction_id, timestamp_millis, starts_chain)
-      SELECT t.tenant_id, t.id, r.branch, r.version, r.path, r.path, r.size, r.e_tag, r.scheme,
-             r.metadata::jsonb, r.txid, (extract(epoch FROM statement_timestamp()) * 1000)::bigint,
-             CASE WHEN m.latest IS NULL THEN true END
-      FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[],
-                  $7::bigint[], $8::text[], $9::text[], $10::text[], $11::uuid[])
-           WITH ORDINALITY AS r(tenant_id, namespace, name, branch, version, path, size, e_tag, scheme,
-                                metadata, txid, ord)
-      CROSS JOIN LATERAL (SELECT t.tenant_id, t.id FROM lance_tables t
-                          WHERE t.tenant_id = r.tenant_id AND t.namespace = string_to_array(r.namespace, '/')
-                            AND t.name = r.name AND t.deregistered_at IS NULL LIMIT 1) t
-      LEFT JOIN LATERAL (SELECT b.name, b.parent_version FROM table_branches b
-                         WHERE b.tenant_id = r.tenant_id AND b.table_id = t.id AND b.name = r.branch
-                         LIMIT 1) b ON true
-      CROSS JOIN LATERAL (SELECT max(v.version) AS latest FROM table_versions v
-                          WHERE v.tenant_id = r.tenant_id AND v.table_id = t.id
-                            AND v.branch = r.branch) m
-      WHERE (r.branch = 'main' OR b.name IS NOT NULL)
-        AND r.version = 1 + COALESCE(m.latest, b.parent_version, r.version - 1)
-      ORDER BY r.ord
-      ON CONFLICT DO NOTHING
-      RETURNING ctid::text AS row_address, tenant_id, table_id, branch,\s"""
-          + TableVersion.COLUMNS;
-
-  /** {@link #INSERT_CORE}, each inserted row recorded in the audit trail by the same statement. */
-  static final String INSERT_VERSIONS = VersionAudit.recording(INSERT_CORE);
-
-  /**
-   * {@link #INSERT_CORE}, returning each row with its table's location too; the caller records the
-   * rows it keeps ({@link VersionAudit#record}).
-   */
-  static final String INSERT_VERSIONS_WITH_LOCATION =
-      "WITH inserted AS ("
-          + INSERT_CORE
-          + """
-          )
-          SELECT i.*, t.location FROM inserted i
-          JOIN lance_tables t ON t.tenant_id = i.tenant_id AND t.id = i.table_id""";
-
   /** Everything that explains an insert that claimed nothing: the branch, the slot, the latest. */
   static final String INSPECT_SLOT =
       """
@@ -87,23 +37,6 @@ public final class VersionRepository {
       LEFT JOIN table_versions v ON v.tenant_id = $1 AND v.table_id = t.id
                                  AND v.branch = $4 AND v.version = $5
       WHERE t.tenant_id = $1 AND t.namespace = $2 AND t.name = $3 AND t.deregistered_at IS NULL""";
-
-  /**
-   * Sets the final manifest of rows inserted earlier in the same transaction, found by their row
-   * address ({@code ctid}, stable while the transaction holds them): a TID scan, whatever the
-   * statistics say.
-   */
-  static final String SET_FINAL_MANIFESTS =
-      """
-      UPDATE table_versions v SET manifest_path = r.path, manifest_size = r.size, e_tag = r.e_tag
-      FROM unnest($1::text[]::tid[], $2::text[], $3::bigint[], $4::text[]) AS r(id, path, size, e_tag)
-      WHERE v.ctid = r.id
-      RETURNING v.\s"""
-          + TableVersion.COLUMNS.replace(", ", ", v.");
-
-  /** Removes rows inserted earlier in the same transaction whose finalization failed. */
-  static final String DELETE_INSERTED =
-      "DELETE FROM table_versions WHERE ctid = ANY($1::text[]::tid[])";
 
   private static final String VERSIONS_OF_LIVE_TABLE =
       """
@@ -136,14 +69,21 @@ public final class VersionRepository {
 
   private final CatalogRepository catalog;
   private final BranchRepository branches;
+  private final VersionStatements statements;
 
-  public VersionRepository(CatalogRepository catalog, BranchRepository branches) {
+  /**
+   * {@code distributed}: the database is Citus, where a statement reaches one tenant's rows only;
+   * every batch then holds the versions of one tenant.
+   */
+  public VersionRepository(
+      CatalogRepository catalog, BranchRepository branches, boolean distributed) {
     this.catalog = catalog;
     this.branches = branches;
+    this.statements = VersionStatements.of(distributed);
   }
 
   /**
-   * Inserts what it can of {@code requests} (see {@link #INSERT_CORE}); without {@code
+   * Inserts what it can of {@code requests} (see {@link VersionStatements}); without {@code
    * withLocation}, the inserted rows are recorded in the audit trail too.
    */
   Future<List<Inserted>> insertVersions(
@@ -178,8 +118,8 @@ public final class VersionRepository {
       transactions[i] = request.transactionId();
     }
     Tuple params =
-        Tuple.tuple()
-            .addArrayOfLong(tenants)
+        statements
+            .tenants(Tuple.tuple(), tenants)
             .addArrayOfString(namespaces)
             .addArrayOfString(names)
             .addArrayOfString(branchNames)
@@ -190,7 +130,7 @@ public final class VersionRepository {
             .addArrayOfString(schemes)
             .addArrayOfString(metadata)
             .addArrayOfUUID(transactions);
-    return db.preparedQuery(withLocation ? INSERT_VERSIONS_WITH_LOCATION : INSERT_VERSIONS)
+    return db.preparedQuery(withLocation ? statements.insertWithLocation() : statements.insert())
         .execute(withLocation ? params : VersionAudit.addActors(params, requests))
         .map(
             rows -> {
@@ -216,20 +156,16 @@ public final class VersionRepository {
    * Records final manifests of rows this transaction inserted; returns the rows as they are now.
    */
   Future<List<TableVersion>> setFinalManifests(SqlClient tx, List<FinalManifest> manifests) {
-    Tuple params =
-        Tuple.tuple()
-            .addArrayOfString(
-                manifests.stream().map(m -> m.inserted().rowAddress()).toArray(String[]::new))
-            .addArrayOfString(manifests.stream().map(FinalManifest::path).toArray(String[]::new))
-            .addArrayOfLong(manifests.stream().map(FinalManifest::size).toArray(Long[]::new))
-            .addArrayOfString(manifests.stream().map(FinalManifest::eTag).toArray(String[]::new));
-    return tx.preparedQuery(SET_FINAL_MANIFESTS).execute(params).map(VersionRepository::versions);
+    return tx.preparedQuery(statements.setFinalManifests())
+        .execute(statements.finalManifests(manifests))
+        .map(VersionRepository::versions);
   }
 
   /** Removes rows this transaction inserted, whose finalization failed. */
   Future<Void> deleteInserted(SqlClient tx, List<Inserted> rows) {
-    String[] addresses = rows.stream().map(Inserted::rowAddress).toArray(String[]::new);
-    return tx.preparedQuery(DELETE_INSERTED).execute(Tuple.of(addresses)).mapEmpty();
+    return tx.preparedQuery(statements.deleteInserted())
+        .execute(statements.inserted(rows))
+        .mapEmpty();
   }
 
   /**

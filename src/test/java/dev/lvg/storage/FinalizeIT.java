@@ -256,7 +256,8 @@ class FinalizeIT {
         Statement statement = db.createStatement();
         ResultSet rows =
             statement.executeQuery(
-                "SELECT count(*) FROM table_versions v JOIN lance_tables t ON t.id = v.table_id"
+                "SELECT count(*) FROM table_versions v JOIN lance_tables t"
+                    + " ON t.tenant_id = v.tenant_id AND t.id = v.table_id"
                     + " WHERE t.location = '"
                     + table
                     + "'")) {

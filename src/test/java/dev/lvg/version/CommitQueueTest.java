@@ -67,7 +67,7 @@ class CommitQueueTest {
   @Test
   void anIdleQueueSendsARequestAtOnce() {
     ManualRunner runner = new ManualRunner();
-    CommitQueue queue = new CommitQueue(runner, 1, 8, size -> {});
+    CommitQueue queue = new CommitQueue(runner, 1, 8, false, size -> {});
     Future<Commit> answer = queue.submit(request(1, "a", 1));
     assertThat(runner.batches).hasSize(1);
     runner.finish(0);
@@ -77,7 +77,7 @@ class CommitQueueTest {
   @Test
   void requestsArrivingWhileBatchesRunFormTheNextBatch() {
     ManualRunner runner = new ManualRunner();
-    CommitQueue queue = new CommitQueue(runner, 1, 3, size -> {});
+    CommitQueue queue = new CommitQueue(runner, 1, 3, false, size -> {});
     queue.submit(request(1, "a", 1));
     for (int i = 0; i < 5; i++) {
       queue.submit(request(1, "t" + i, 10 + i));
@@ -95,7 +95,7 @@ class CommitQueueTest {
   @Test
   void aBatchHoldsOneRequestPerChain() {
     ManualRunner runner = new ManualRunner();
-    CommitQueue queue = new CommitQueue(runner, 1, 10, size -> {});
+    CommitQueue queue = new CommitQueue(runner, 1, 10, false, size -> {});
     queue.submit(request(1, "busy", 1));
     queue.submit(request(1, "a", 5));
     queue.submit(request(1, "a", 6));
@@ -108,9 +108,24 @@ class CommitQueueTest {
   }
 
   @Test
+  void onADistributedDatabaseABatchHoldsOneTenant() {
+    ManualRunner runner = new ManualRunner();
+    CommitQueue queue = new CommitQueue(runner, 1, 10, true, size -> {});
+    queue.submit(request(1, "busy", 1));
+    queue.submit(request(1, "a", 5));
+    queue.submit(request(2, "a", 7));
+    queue.submit(request(1, "b", 8));
+    queue.submit(request(2, "b", 9));
+    runner.finish(0);
+    assertThat(versions(runner.batches.get(1))).containsExactly(5L, 8L);
+    runner.finish(1);
+    assertThat(versions(runner.batches.get(2))).containsExactly(7L, 9L);
+  }
+
+  @Test
   void severalBatchesRunAtOnceUpToTheLimit() {
     ManualRunner runner = new ManualRunner();
-    CommitQueue queue = new CommitQueue(runner, 2, 1, size -> {});
+    CommitQueue queue = new CommitQueue(runner, 2, 1, false, size -> {});
     queue.submit(request(1, "a", 1));
     queue.submit(request(1, "b", 2));
     queue.submit(request(1, "c", 3));
@@ -121,9 +136,11 @@ class CommitQueueTest {
 
   @Test
   void aBatchThatEndsWithoutAnsweringFailsItsRequestsInsteadOfLeavingThemHanging() {
-    CommitQueue failing = new CommitQueue(batch -> Future.failedFuture("boom"), 1, 4, size -> {});
+    CommitQueue failing =
+        new CommitQueue(batch -> Future.failedFuture("boom"), 1, 4, false, size -> {});
     assertThat(failing.submit(request(1, "a", 1)).cause()).hasMessage("boom");
-    CommitQueue silent = new CommitQueue(batch -> Future.succeededFuture(), 1, 4, size -> {});
+    CommitQueue silent =
+        new CommitQueue(batch -> Future.succeededFuture(), 1, 4, false, size -> {});
     assertThat(silent.submit(request(1, "a", 1)).failed()).isTrue();
     CommitQueue throwing =
         new CommitQueue(
@@ -132,6 +149,7 @@ class CommitQueueTest {
             },
             1,
             4,
+            false,
             size -> {});
     assertThat(throwing.submit(request(1, "a", 1)).cause()).hasMessage("bug");
     assertThat(throwing.waiting()).isZero();
