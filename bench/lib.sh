@@ -71,6 +71,15 @@ load() { # key|- mode workload [seconds] -> the LoadGenerator's result line (JAV
     "$API" "$1" $TABLES "$2" "${4:-$DURATION}" "$WARM_UP" "$3" 2>>target/bench-load.log | grep '^LVG-LOAD'
 }
 
+declare_tables() { # prefix
+  python3 - "$1" "$TABLES" <<'PY' >target/bench-declare.json
+import json, sys
+prefix, count = sys.argv[1], int(sys.argv[2])
+print(json.dumps({"operations": [{"declare_table": {"id": ["bench", prefix + str(i)]}} for i in range(count)]}))
+PY
+  curl -sf -o /dev/null -X POST "$API/v1/table/batch-commit" -H "x-api-key: $KEY" -d @target/bench-declare.json
+}
+
 field() { # line key -> value
   echo "$1" | tr ' ' '\n' | awk -F= -v k="$2" '$1 == k {print $2}'
 }

@@ -27,14 +27,6 @@ command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk;
 build
 
 # 1 + 2: record mode under wrk against pgbench, at each concurrency.
-declare_tables() { # prefix
-  python3 - "$1" "$TABLES" <<'PY' >target/bench-declare.json
-import json, sys
-prefix, count = sys.argv[1], int(sys.argv[2])
-print(json.dumps({"operations": [{"declare_table": {"id": ["bench", prefix + str(i)]}} for i in range(count)]}))
-PY
-  curl -sf -o /dev/null -X POST "$API/v1/table/batch-commit" -H "x-api-key: $KEY" -d @target/bench-declare.json
-}
 record_rows=""
 for c in $CONCURRENCY; do
   start_gateway record
