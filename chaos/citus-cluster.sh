@@ -11,6 +11,8 @@ PORTS=(${CITUS_PORTS:-5495 5496 5497})
 work=$(mktemp -d /tmp/lvg-citus.XXXXXX)
 [ "$(id -u)" = 0 ] && chown postgres "$work"
 stop() {
+  # A server the sourcing script started (bench/lib.sh's) goes too: this trap replaces its own.
+  if [ -n "${server:-}" ]; then kill "$server" 2>/dev/null || true; fi
   for port in "${PORTS[@]}"; do
     as_pg "$pgbin/pg_ctl" -D "$work/$port" -m immediate stop >/dev/null 2>&1 || true
   done
