@@ -92,6 +92,24 @@ public final class Api {
     return builder;
   }
 
+  /** {@code method} on {@code baseUrl + path} with a JSON body (or none) and, if given, a key. */
+  public static Response call(
+      String baseUrl, String method, String path, String body, String apiKey) {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(baseUrl + path))
+            .timeout(Duration.ofSeconds(60))
+            .header("Content-Type", "application/json")
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body));
+    if (apiKey != null) {
+      request.header("x-api-key", apiKey);
+    }
+    return send(request.build());
+  }
+
   public static Response send(HttpRequest request) {
     try {
       HttpResponse<String> raw = CLIENT.send(request, HttpResponse.BodyHandlers.ofString());

@@ -43,7 +43,7 @@ public final class AuditTrail {
           ) VALUES ($1, $2, ARRAY[$3::text], ARRAY[$4::text], ARRAY[$5::bigint], ARRAY[$6::uuid],
                     ARRAY[$7::text], ARRAY[$8::text])""";
 
-  /** The changes after the cursor ($2, $3, $4) of the tenant named $1, at most $5 of them. */
+  /** The changes after the cursor ($2, $3, $4) of tenant $1, at most $5 of them. */
   static final String PAGE =
       """
       SELECT a.xact::text AS xact, a.seq, e.n, a.at, a.operation, e.credential, e.object, e.version,
@@ -52,13 +52,13 @@ public final class AuditTrail {
       CROSS JOIN LATERAL unnest(a.credential, a.object, a.version, a.transaction_id, a.request_id,
                                 a.context)
            WITH ORDINALITY AS e(credential, object, version, transaction_id, request_id, context, n)
-      WHERE a.tenant_id = (SELECT id FROM tenants WHERE name = $1)
+      WHERE a.tenant_id = $1
         AND (a.xact, a.seq) >= ($2::text::xid8, $3::bigint)
         AND (a.xact, a.seq, e.n) > ($2::text::xid8, $3::bigint, $4::bigint)
         AND a.xact < pg_snapshot_xmin(pg_current_snapshot())
       ORDER BY a.xact, a.seq, e.n LIMIT $5""";
 
-  static final String TENANT_EXISTS = "SELECT 1 FROM tenants WHERE name = $1";
+  static final String TENANT_ID = "SELECT id FROM tenants WHERE name = $1";
 
   private static final Pattern CURSOR = Pattern.compile("(\\d{1,20})-(\\d{1,19})-(\\d{1,9})");
 
@@ -116,30 +116,22 @@ public final class AuditTrail {
       return Future.failedFuture(
           ApiException.invalidInput("'limit' must be 1 to " + MAX_LIMIT + ", got " + limit));
     }
-    Tuple params = Tuple.of(tenant);
-    if (after == null || after.isEmpty()) {
-      params.addString("0").addLong(0L).addLong(0L);
-    } else {
-      Matcher cursor = CURSOR.matcher(after);
-      if (!cursor.matches() || new BigInteger(cursor.group(1)).bitLength() > 64) {
-        return Future.failedFuture(
-            ApiException.invalidInput(
-                "'after' is not a cursor this server issued: '" + after + "'"));
-      }
-      try {
-        params
-            .addString(cursor.group(1))
-            .addLong(Long.parseLong(cursor.group(2)))
-            .addLong(Long.parseLong(cursor.group(3)));
-      } catch (NumberFormatException e) {
-        return Future.failedFuture(
-            ApiException.invalidInput(
-                "'after' is not a cursor this server issued: '" + after + "'"));
-      }
+    String from = after == null || after.isEmpty() ? "0-0-0" : after;
+    Matcher cursor = CURSOR.matcher(from);
+    if (!cursor.matches() || new BigInteger(cursor.group(1)).bitLength() > 64) {
+      return Future.failedFuture(
+          ApiException.invalidInput("'after' is not a cursor this server issued: '" + after + "'"));
     }
-    params.addInteger(limit);
-    String from = params.getString(1) + "-" + params.getLong(2) + "-" + params.getLong(3);
-    return db.preparedQuery(TENANT_EXISTS)
+    long seq;
+    long element;
+    try {
+      seq = Long.parseLong(cursor.group(2));
+      element = Long.parseLong(cursor.group(3));
+    } catch (NumberFormatException e) {
+      return Future.failedFuture(
+          ApiException.invalidInput("'after' is not a cursor this server issued: '" + after + "'"));
+    }
+    return db.preparedQuery(TENANT_ID)
         .execute(Tuple.of(tenant))
         .compose(
             found ->
@@ -148,7 +140,14 @@ public final class AuditTrail {
                         new ApiException(
                             ErrorCode.NAMESPACE_NOT_FOUND,
                             "tenant '" + tenant + "' does not exist"))
-                    : db.preparedQuery(PAGE).execute(params))
+                    : db.preparedQuery(PAGE)
+                        .execute(
+                            Tuple.of(
+                                found.iterator().next().getLong(0),
+                                cursor.group(1),
+                                seq,
+                                element,
+                                limit)))
         .map(
             rows -> {
               ObjectNode result = Json.object();

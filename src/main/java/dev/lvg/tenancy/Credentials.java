@@ -28,14 +28,12 @@ public final class Credentials {
 
   private static final String NOTIFY = "SELECT pg_notify('" + CHANNEL + "', $1)";
 
-  /** The audit record of a change to tenant {@code $1}, made by {@code $2}. */
-  private static final String AUDIT =
+  /** The audit record of a change ($3, of object $4) to tenant $1, made by $2 in request $5. */
+  static final String AUDIT =
       """
       INSERT INTO audit_events (tenant_id, operation, credential, object, version, transaction_id,
                                 request_id, context)
       VALUES ($1, $3, ARRAY[$2::text], ARRAY[$4::text], '{NULL}', '{NULL}', ARRAY[$5::text], '{"{}"}')""";
-
-  private static final String TENANT_ID = "SELECT id FROM tenants WHERE name = $1";
 
   private static final String CREATE_TENANT =
       "INSERT INTO tenants (name) VALUES ($1) ON CONFLICT (name) DO NOTHING RETURNING id, name";
@@ -146,7 +144,7 @@ public final class Credentials {
         "IssueKey",
         keyId,
         conn ->
-            conn.preparedQuery(TENANT_ID)
+            conn.preparedQuery(TenantDirectory.TENANT_ID)
                 .execute(Tuple.of(tenant))
                 .compose(
                     found ->
@@ -232,7 +230,7 @@ public final class Credentials {
                       Future<?> audited =
                           Boolean.FALSE.equals(result)
                               ? Future.succeededFuture()
-                              : conn.preparedQuery(TENANT_ID)
+                              : conn.preparedQuery(TenantDirectory.TENANT_ID)
                                   .execute(Tuple.of(tenant))
                                   .compose(
                                       id ->

@@ -47,13 +47,6 @@ public final class TenantDirectory {
       INSERT INTO api_keys (key_hash, tenant_id, key_id) VALUES ($1, $2, 'k_' || substr($1, 1, 24))
       ON CONFLICT (key_hash) DO NOTHING RETURNING tenant_id, key_id""";
 
-  /** The audit record of what the bootstrap settings made ($2) of tenant $1: by "bootstrap". */
-  static final String AUDIT_BOOTSTRAP =
-      """
-      INSERT INTO audit_events (tenant_id, operation, credential, object, version, transaction_id,
-                                request_id, context)
-      VALUES ($1, $2, '{bootstrap}', ARRAY[$3::text], '{NULL}', '{NULL}', '{NULL}', '{"{}"}')""";
-
   /** A tenant found by name, and whether it is disabled. */
   public record Found(Tenant tenant, boolean disabled) {}
 
@@ -231,8 +224,8 @@ public final class TenantDirectory {
       return Future.succeededFuture();
     }
     Row row = made.iterator().next();
-    return conn.preparedQuery(AUDIT_BOOTSTRAP)
-        .execute(Tuple.of(row.getLong(0), operation, row.getString(1)))
+    return conn.preparedQuery(Credentials.AUDIT)
+        .execute(Tuple.of(row.getLong(0), "bootstrap", operation, row.getString(1), null))
         .mapEmpty();
   }
 

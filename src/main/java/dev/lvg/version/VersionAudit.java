@@ -56,11 +56,6 @@ final class VersionAudit {
 
   private VersionAudit() {}
 
-  /** Binds the actor arrays of {@link #recording} for {@code requests}. */
-  static Tuple addActors(Tuple params, List<NewVersion> requests) {
-    return actors(params, requests);
-  }
-
   /** Records, in {@code tx}, that {@code created} were created. */
   static Future<Void> record(SqlClient tx, List<NewVersion> created) {
     if (created.isEmpty()) {
@@ -77,10 +72,11 @@ final class VersionAudit {
     }
     Tuple params =
         Tuple.tuple().addArrayOfLong(tenants).addArrayOfLong(versions).addArrayOfUUID(transactions);
-    return tx.preparedQuery(RECORD).execute(actors(params, created)).mapEmpty();
+    return tx.preparedQuery(RECORD).execute(addActors(params, created)).mapEmpty();
   }
 
-  private static Tuple actors(Tuple params, List<NewVersion> requests) {
+  /** Binds the actor arrays (credential, object, request id, context) of {@code requests}. */
+  static Tuple addActors(Tuple params, List<NewVersion> requests) {
     int n = requests.size();
     String[] credentials = new String[n];
     String[] objects = new String[n];

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lvg.Api;
 import dev.lvg.TestGateway;
-import java.net.URI;
-import java.net.http.HttpRequest;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -38,18 +36,7 @@ class AdminIT {
   }
 
   private static Api.Response admin(String method, String path, String body, String key) {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(one.baseUrl + path))
-            .header("Content-Type", "application/json")
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body));
-    if (key != null) {
-      request.header("x-api-key", key);
-    }
-    return Api.send(request.build());
+    return Api.call(one.baseUrl, method, path, body, key);
   }
 
   private static String newTenant() {

@@ -49,16 +49,7 @@ class AuditIT {
   }
 
   private static Api.Response admin(TestGateway gw, String method, String path, String body) {
-    return Api.send(
-        HttpRequest.newBuilder(URI.create(gw.baseUrl + path))
-            .header("Content-Type", "application/json")
-            .header("x-api-key", ADMIN_KEY)
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body))
-            .build());
+    return Api.call(gw.baseUrl, method, path, body, ADMIN_KEY);
   }
 
   /** A new tenant and a read-write key of it, both made through the admin API. */

@@ -11,7 +11,6 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -70,17 +69,7 @@ class RevocationAcrossProcessesIT {
     }
 
     Api.Response admin(String method, String path, String body) {
-      return Api.send(
-          HttpRequest.newBuilder(URI.create(baseUrl + path))
-              .header("Content-Type", "application/json")
-              .header("x-api-key", ADMIN_KEY)
-              .timeout(Duration.ofSeconds(30))
-              .method(
-                  method,
-                  body == null
-                      ? HttpRequest.BodyPublishers.noBody()
-                      : HttpRequest.BodyPublishers.ofString(body))
-              .build());
+      return Api.call(baseUrl, method, path, body, ADMIN_KEY);
     }
 
     void stop() throws InterruptedException {

@@ -28,6 +28,7 @@ import org.lance.Dataset;
 import org.lance.Transaction;
 import org.lance.WriteParams;
 import org.lance.cleanup.CleanupPolicy;
+import org.lance.namespace.LanceNamespace;
 import org.lance.namespace.RestNamespace;
 import org.lance.namespace.errors.PermissionDeniedException;
 import org.lance.namespace.model.CreateTableVersionRequest;
@@ -59,6 +60,11 @@ class LanceWriterIT {
     RestNamespace namespace = new RestNamespace();
     namespace.initialize(Map.of("uri", gw.baseUrl, "header.x-api-key", apiKey), allocator);
     return namespace;
+  }
+
+  /** The table as Lance opens it through {@code namespace}. */
+  private static Dataset open(LanceNamespace namespace, List<String> table) {
+    return Dataset.open().allocator(allocator).namespaceClient(namespace).tableId(table).build();
   }
 
   private static void write(
@@ -113,8 +119,7 @@ class LanceWriterIT {
       assertThat(listed.get(i).get("version").longValue()).isEqualTo(i + 1);
     }
 
-    try (Dataset latest =
-        Dataset.open().allocator(allocator).namespaceClient(namespace).tableId(TABLE).build()) {
+    try (Dataset latest = open(namespace, TABLE)) {
       assertThat(latest.version()).isEqualTo(versions);
       Set<Long> previous = new HashSet<>();
       for (long v = 1; v <= versions; v++) {
@@ -175,8 +180,7 @@ class LanceWriterIT {
     String oldLocation =
         api.post("/v1/table/ns1%24events/describe", "{}").assertOk().get("location").asText();
 
-    try (Dataset stale =
-        Dataset.open().allocator(allocator).namespaceClient(namespace).tableId(TABLE).build()) {
+    try (Dataset stale = open(namespace, TABLE)) {
       namespace.dropTable(new DropTableRequest().id(TABLE));
       write(namespace(key), WriteParams.WriteMode.CREATE, 100, 2);
       String newLocation =
@@ -214,8 +218,7 @@ class LanceWriterIT {
       assertThat(Metrics.scrape(gw).since(before, Metrics.createOutcome("created"))).isZero();
     }
 
-    try (Dataset current =
-        Dataset.open().allocator(allocator).namespaceClient(namespace).tableId(TABLE).build()) {
+    try (Dataset current = open(namespace, TABLE)) {
       assertThat(current.version()).isEqualTo(1);
       assertThat(LanceData.ids(current)).containsExactly(100L, 101L);
     }
@@ -236,14 +239,12 @@ class LanceWriterIT {
     namespace.renameTable(
         new RenameTableRequest().id(TABLE).newTableName("moved").newNamespaceId(List.of("ns2")));
     List<String> moved = List.of("ns2", "moved");
-    try (Dataset dataset =
-        Dataset.open().allocator(allocator).namespaceClient(namespace).tableId(moved).build()) {
+    try (Dataset dataset = open(namespace, moved)) {
       assertThat(dataset.version()).isEqualTo(2);
       assertThat(LanceData.ids(dataset)).containsExactly(0L, 1L, 2L, 3L, 4L);
       dataset.delete("id < 2");
     }
-    try (Dataset dataset =
-        Dataset.open().allocator(allocator).namespaceClient(namespace).tableId(moved).build()) {
+    try (Dataset dataset = open(namespace, moved)) {
       assertThat(dataset.version()).isEqualTo(3);
       assertThat(LanceData.ids(dataset)).containsExactly(2L, 3L, 4L);
       try (Dataset first = dataset.checkoutVersion(1)) {
@@ -266,8 +267,7 @@ class LanceWriterIT {
         .hasSize(3);
 
     Metrics before = Metrics.scrape(gw);
-    try (Dataset dataset =
-        Dataset.open().allocator(allocator).namespaceClient(namespace).tableId(TABLE).build()) {
+    try (Dataset dataset = open(namespace, TABLE)) {
       dataset.cleanupWithPolicy(
           CleanupPolicy.builder().withBeforeVersion(3).withDeleteUnverified(true).build());
     }
@@ -282,8 +282,7 @@ class LanceWriterIT {
         api.post("/v1/table/ns1%24events/version/list", null).assertOk().get("versions");
     assertThat(listed).extracting(v -> v.get("version").asLong()).containsExactly(3L);
     api.post("/v1/table/ns1%24events/version/describe", "{\"version\":1}").assertError(404, 11);
-    try (Dataset dataset =
-        Dataset.open().allocator(allocator).namespaceClient(namespace).tableId(TABLE).build()) {
+    try (Dataset dataset = open(namespace, TABLE)) {
       assertThat(LanceData.ids(dataset)).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
     }
     write(namespace, WriteParams.WriteMode.APPEND, 6, 1);
@@ -309,13 +308,7 @@ class LanceWriterIT {
     String intruderKey = gw.newTenant("intruder");
     RestNamespace intruder = namespace(intruderKey);
     Metrics before = Metrics.scrape(gw);
-    assertThatThrownBy(
-            () ->
-                Dataset.open()
-                    .allocator(allocator)
-                    .namespaceClient(intruder)
-                    .tableId(TABLE)
-                    .build())
+    assertThatThrownBy(() -> open(intruder, TABLE))
         .isInstanceOf(RuntimeException.class)
         .hasMessageContaining("not found");
     assertThatThrownBy(() -> write(intruder, WriteParams.WriteMode.APPEND, 10, 2))
@@ -329,19 +322,14 @@ class LanceWriterIT {
                 "lvg_http_server_requests_seconds_count{method=\"POST\",route=\"/v1/table/:id/describe\",status=\"500\"}"))
         .isZero();
     gw.api(intruderKey).post("/v1/table/ns1%24events/describe", "{}").assertError(404, 1);
-    try (Dataset mine =
-        Dataset.open()
-            .allocator(allocator)
-            .namespaceClient(namespace(owner))
-            .tableId(TABLE)
-            .build()) {
+    try (Dataset mine = open(namespace(owner), TABLE)) {
       assertThat(mine.version()).isEqualTo(1);
       assertThat(mine.countRows()).isEqualTo(4);
     }
   }
 
   @Test
-  void aReadOnlyKeyOpensAndReadsAndItsCommitIsRefused() throws Exception {
+  void aReadOnlyKeyOpensAndReadsAndTheCommitCallLanceMakesIsRefused() throws Exception {
     String tenant = "readonly-" + java.util.UUID.randomUUID().toString().substring(0, 8);
     String owner = gw.tenantWithKey(tenant);
     gw.api(owner).post("/v1/namespace/ns1/create", "{}").assertOk();
@@ -357,12 +345,7 @@ class LanceWriterIT {
       insert.setString(3, tenant);
       assertThat(insert.executeUpdate()).isEqualTo(1);
     }
-    try (Dataset read =
-        Dataset.open()
-            .allocator(allocator)
-            .namespaceClient(namespace(reader))
-            .tableId(TABLE)
-            .build()) {
+    try (Dataset read = open(namespace(reader), TABLE)) {
       assertThat(read.countRows()).isEqualTo(4);
     }
     // Lance's commit loop retries a refused commit for minutes, so the refusal is checked on the
@@ -377,12 +360,7 @@ class LanceWriterIT {
                             .manifestPath("ns1/events.lance/_versions/2.manifest-reader")))
         .isInstanceOf(PermissionDeniedException.class)
         .hasMessageContaining("write");
-    try (Dataset mine =
-        Dataset.open()
-            .allocator(allocator)
-            .namespaceClient(namespace(owner))
-            .tableId(TABLE)
-            .build()) {
+    try (Dataset mine = open(namespace(owner), TABLE)) {
       assertThat(mine.version()).isEqualTo(1);
     }
   }
