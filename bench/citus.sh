@@ -5,7 +5,8 @@
 # (chaos/citus-cluster.sh), the schema distributed by tenant. CPU per create counts every
 # PostgreSQL process of the machine (for Citus: coordinator and workers).
 #   bench/citus.sh [seconds] [connections]       (default: 20 s, 64)
-# Needs Citus installed (see the README's scaling section) and wrk. Prints a table.
+# Needs Citus installed (see the README's scaling section) and wrk. Writes its section of
+# BENCHMARKS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${1:-20}
@@ -47,8 +48,19 @@ for target in postgres citus; do
   echo "$target: $rps/s $latency gateway $gw_ms ms/create, PostgreSQL $pg_ms ms/create"
   rows+="| $target | $CONNECTIONS | $rps | $latency | $created | $gw_ms | $pg_ms |"$'\n'
 done
-echo
-echo "bench/citus.sh $DURATION $CONNECTIONS on $(date -u +%F), $(nproc) cores, record mode, one tenant:"
-echo "| database | connections | commits/s | latency (ms) | created | gateway CPU ms/commit | PostgreSQL CPU ms/commit (all nodes) |"
-echo "|---|---|---|---|---|---|---|"
-printf '%s' "$rows"
+OUT=target/bench-citus.md
+{
+  echo "## Citus against a single PostgreSQL"
+  echo
+  echo "Produced by \`bench/citus.sh $DURATION $CONNECTIONS\` on $(date -u +%Y-%m-%d): $(machine); Citus"
+  echo "$(as_pg psql -h "$work" -p "$coordinator" -U postgres -d lvg -tAc \
+    "SELECT extversion FROM pg_extension WHERE extname = 'citus'") with a coordinator and two workers on the same cores,"
+  echo "the schema distributed by tenant. Record mode, one tenant, $TABLES tables, versions in order;"
+  echo "${WARM_UP} s unrecorded, then ${DURATION} s recorded. PostgreSQL CPU counts every PostgreSQL process."
+  echo
+  echo "| database | connections | commits/s | latency (ms) | created | gateway CPU ms/commit | PostgreSQL CPU ms/commit (all nodes) |"
+  echo "|---|---|---|---|---|---|---|"
+  printf '%s' "$rows"
+} >"$OUT"
+publish citus "$OUT"
+cat "$OUT"
