@@ -4,7 +4,8 @@
 #   2. the gateway in record mode (wrk, closed loop, 1,000 tables, versions in order);
 #   3. the gateway finalizing real staging manifests on local disk (LoadGenerator, closed loop);
 #   4. the upstream reference server (lance-core's RestAdapter) on the same finalize workload;
-#   then the gateway at half of its finalize saturation (open loop) for its latency there.
+#   then the gateway at half of its finalize saturation (open loop, each request version 1 of a
+#   table of its own, so no request waits for another) for its latency there.
 # Every server runs as a process of its own; CPU per request comes from /proc.
 #   bench/run.sh [seconds per run] [connections ...]       (default: 20 s, 16 and 64)
 # Needs the machine's PostgreSQL on 127.0.0.1:5432 (user postgres), pgbench, and wrk (installed
@@ -88,10 +89,10 @@ done
 # The gateway at half of its finalize saturation (the last concurrency's), open loop.
 half=$(( saturation / 2 ))
 start_gateway finalize
-gw=$(load $KEY "open:$half" finalize)
+gw=$(load $KEY "open:$half" fresh)
 stop_server
 echo "finalize open ${half}/s: $(latency "$gw")"
-half_row="| gateway, finalize | open loop at $half/s (half of $saturation/s) | $(field "$gw" goodput/s) | $(latency "$gw") | $(field "$gw" statuses) | $(field "$gw" server_cpu_ms/req) |"
+half_row="| gateway, finalize | open loop at $half/s (half of $saturation/s), each request version 1 of a new table | $(field "$gw" goodput/s) | $(latency "$gw") | $(field "$gw" statuses) | $(field "$gw" server_cpu_ms/req) |"
 
 {
   echo "## Throughput"

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -130,5 +131,10 @@ public final class DeadlineStore implements ObjectStore {
   @Override
   public Future<Void> settle(String staging, String finalKey, String attempt) {
     return bounded("settle", store.settle(staging, finalKey, attempt));
+  }
+
+  @Override
+  public Future<Void> settleAll(List<Settlement> settlements) {
+    return bounded("settle", store.settleAll(settlements));
   }
 }

@@ -20,6 +20,8 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -309,15 +311,30 @@ public final class LocalFileStore implements ObjectStore {
 
   @Override
   public Future<Void> settle(String staging, String finalKey, String attempt) {
+    return settleAll(List.of(new Settlement(staging, finalKey, attempt)));
+  }
+
+  /** One worker task for the whole list; every settlement is tried, the first failure reported. */
+  @Override
+  public Future<Void> settleAll(List<Settlement> settlements) {
     return blocking(
         "settle",
-        finalKey,
+        settlements.get(0).finalKey(),
         () -> {
-          Path target = Path.of(finalKey);
-          if (!staging.equals(finalKey)) {
-            Files.deleteIfExists(Path.of(staging));
+          IOException first = null;
+          for (Settlement one : settlements) {
+            try {
+              if (!one.staging().equals(one.finalKey())) {
+                Files.deleteIfExists(Path.of(one.staging()));
+              }
+              Files.deleteIfExists(mark(Path.of(one.finalKey()), one.attempt()));
+            } catch (IOException e) {
+              first = first == null ? e : first;
+            }
           }
-          Files.deleteIfExists(mark(target, attempt));
+          if (first != null) {
+            throw first;
+          }
           return null;
         });
   }
@@ -335,11 +352,11 @@ public final class LocalFileStore implements ObjectStore {
 
   /** The entity tag has the form object_store gives local files, which Lance writers see too. */
   private static ObjectInfo describe(Path path) throws IOException {
-    long size = Files.size(path);
-    FileTime modified = Files.getLastModifiedTime(path);
-    Object inode = Files.getAttribute(path, "unix:ino");
+    Map<String, Object> attributes = Files.readAttributes(path, "unix:ino,size,lastModifiedTime");
+    long size = ((Number) attributes.get("size")).longValue();
+    FileTime modified = (FileTime) attributes.get("lastModifiedTime");
     String eTag =
-        Long.toHexString(((Number) inode).longValue())
+        Long.toHexString(((Number) attributes.get("ino")).longValue())
             + "-"
             + Long.toHexString(modified.to(TimeUnit.MICROSECONDS))
             + "-"

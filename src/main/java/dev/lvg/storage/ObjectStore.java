@@ -2,6 +2,7 @@ package dev.lvg.storage;
 
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -58,6 +59,20 @@ public interface ObjectStore {
    * one) and the attempt's mark on the final object.
    */
   Future<Void> settle(String staging, String finalKey, String attempt);
+
+  /**
+   * {@link #settle} for several committed attempts at once; one failing does not stop the others.
+   */
+  default Future<Void> settleAll(List<Settlement> settlements) {
+    return Future.join(
+            settlements.stream()
+                .map(one -> settle(one.staging(), one.finalKey(), one.attempt()))
+                .toList())
+        .mapEmpty();
+  }
+
+  /** What {@link #settle} takes: the staging key, the final key and the attempt that committed. */
+  record Settlement(String staging, String finalKey, String attempt) {}
 
   /**
    * How a copy went: created, already there with the same bytes, there with other bytes, or no

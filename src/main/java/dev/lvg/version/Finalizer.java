@@ -4,6 +4,10 @@ import dev.lvg.http.ApiException;
 import dev.lvg.storage.Manifests;
 import dev.lvg.storage.ObjectStore;
 import io.vertx.core.Future;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -66,9 +70,32 @@ final class Finalizer {
 
   /** Once the row of {@code attempt} committed: the staging manifest and the mark go. */
   static Future<Void> settle(Manifests.Target target, UUID attempt) {
-    return target
-        .store()
-        .settle(target.stagingKey(), target.finalKey(), attempt.toString())
-        .recover(cleanupFailed -> Future.succeededFuture());
+    return settleAll(List.of(target), List.of(attempt));
+  }
+
+  /**
+   * Once the rows of {@code attempts} committed: their staging manifests and marks go, in one call
+   * per store; {@code targets.get(i)} belongs to {@code attempts.get(i)}. Cleanup failures are left
+   * to a replay, which settles again.
+   */
+  static Future<Void> settleAll(List<Manifests.Target> targets, List<UUID> attempts) {
+    Map<ObjectStore, List<ObjectStore.Settlement>> byStore = new IdentityHashMap<>();
+    for (int i = 0; i < targets.size(); i++) {
+      Manifests.Target target = targets.get(i);
+      byStore
+          .computeIfAbsent(target.store(), store -> new ArrayList<>())
+          .add(
+              new ObjectStore.Settlement(
+                  target.stagingKey(), target.finalKey(), attempts.get(i).toString()));
+    }
+    return Future.join(
+            byStore.entrySet().stream()
+                .map(
+                    each ->
+                        each.getKey()
+                            .settleAll(each.getValue())
+                            .recover(cleanupFailed -> Future.succeededFuture()))
+                .toList())
+        .mapEmpty();
   }
 }

@@ -217,6 +217,9 @@ final class VersionCommitter implements CommitQueue.BatchRunner {
     Map<UUID, Entry> byAttempt = new HashMap<>();
     entries.forEach(entry -> byAttempt.put(entry.attempt(), entry));
     List<Future<Void>> answers = new ArrayList<>(batch.size());
+    List<Manifests.Target> targets = new ArrayList<>();
+    List<UUID> attempts = new ArrayList<>();
+    List<Runnable> afterSettling = new ArrayList<>();
     for (CommitQueue.Pending pending : batch) {
       Entry entry = byAttempt.get(pending.request().transactionId());
       if (entry == null) {
@@ -224,14 +227,20 @@ final class VersionCommitter implements CommitQueue.BatchRunner {
       } else if (entry.failure != null) {
         pending.answer().tryFail(entry.failure);
       } else {
-        TableVersion row = rows.get(entry.attempt());
-        Future<Void> settled =
-            entry.target == null
-                ? Future.succeededFuture()
-                : Finalizer.settle(entry.target, entry.attempt());
-        answers.add(
-            settled.onComplete(done -> pending.answer().tryComplete(new Commit(row, true))));
+        Commit commit = new Commit(rows.get(entry.attempt()), true);
+        if (entry.target == null) {
+          pending.answer().tryComplete(commit);
+        } else {
+          targets.add(entry.target);
+          attempts.add(entry.attempt());
+          afterSettling.add(() -> pending.answer().tryComplete(commit));
+        }
       }
+    }
+    if (!targets.isEmpty()) {
+      answers.add(
+          Finalizer.settleAll(targets, attempts)
+              .onComplete(settled -> afterSettling.forEach(Runnable::run)));
     }
     return Future.join(answers).mapEmpty();
   }
