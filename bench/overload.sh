@@ -59,7 +59,7 @@ quiet_rate=$(awk "BEGIN {printf \"%d\", $saturation * 0.2}")
 noisy_rate=$(awk "BEGIN {printf \"%d\", $saturation * 4}")
 add_quiet_tenant() {
   psql -h 127.0.0.1 -U postgres -d $DB -qc "INSERT INTO tenants (name) VALUES ('quiet')" \
-    -c "INSERT INTO api_keys (key_hash, tenant_id) SELECT encode(sha256('$QUIET_KEY'::bytea), 'hex'), id FROM tenants WHERE name = 'quiet'"
+    -c "INSERT INTO api_keys (key_hash, tenant_id, key_id) SELECT encode(sha256('$QUIET_KEY'::bytea), 'hex'), id, 'quiet-bench' FROM tenants WHERE name = 'quiet'"
 }
 start_gateway finalize
 add_quiet_tenant

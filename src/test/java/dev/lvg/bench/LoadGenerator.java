@@ -364,6 +364,25 @@ public final class LoadGenerator {
       for (int table = 0; table < workload.tables.size(); table++) {
         workload.staged.add(stage(workload, table, 1));
       }
+      writeBack();
+    }
+  }
+
+  /**
+   * Writes back what was staged ahead, now: left dirty, the kernel writes it back about 30 s later,
+   * in the middle of the measured run, where it would compete with the server's syncs.
+   */
+  private static void writeBack() {
+    try {
+      int status = new ProcessBuilder("sync").inheritIO().start().waitFor();
+      if (status != 0) {
+        throw new IllegalStateException("sync exited with " + status);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
     }
   }
 
