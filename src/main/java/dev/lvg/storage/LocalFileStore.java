@@ -8,15 +8,11 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -161,39 +157,7 @@ public final class LocalFileStore implements ObjectStore {
 
   @Override
   public Future<Long> deleteTree(String directoryKey) {
-    return blocking("delete", directoryKey, () -> deleteTree(Path.of(directoryKey)));
-  }
-
-  /**
-   * Deletes the files under {@code top} (never following links out of it), then the directories.
-   */
-  private static long deleteTree(Path top) throws IOException {
-    if (!Files.exists(top, LinkOption.NOFOLLOW_LINKS)) {
-      return 0;
-    }
-    long[] files = {0};
-    Files.walkFileTree(
-        top,
-        new SimpleFileVisitor<>() {
-          @Override
-          public FileVisitResult visitFile(Path file, BasicFileAttributes attributes)
-              throws IOException {
-            Files.deleteIfExists(file);
-            files[0]++;
-            return FileVisitResult.CONTINUE;
-          }
-
-          @Override
-          public FileVisitResult postVisitDirectory(Path directory, IOException failure)
-              throws IOException {
-            if (failure != null) {
-              throw failure;
-            }
-            Files.deleteIfExists(directory);
-            return FileVisitResult.CONTINUE;
-          }
-        });
-    return files[0];
+    return blocking("delete", directoryKey, () -> FileTree.delete(Path.of(directoryKey)));
   }
 
   @Override
