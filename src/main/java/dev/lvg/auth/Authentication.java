@@ -63,14 +63,14 @@ public final class Authentication implements Handler<RoutingContext> {
 
   /**
    * Who is asking, known without a database call, for fair admission before authentication: the
-   * tenant of a recently seen API key, else the key's or token's hash.
+   * tenant an API key was last resolved to, else the key's or token's hash.
    */
   public String requester(RoutingContext ctx) {
     String key = ctx.request().getHeader("x-api-key");
     if (key != null) {
       String hash = TenantDirectory.hash(key.trim());
-      Principal known = tenants.recentlyAuthenticated(hash);
-      return known != null ? "tenant:" + known.tenant().id() : "key:" + hash.substring(0, 16);
+      Tenant known = tenants.lastResolvedTenant(hash);
+      return known != null ? "tenant:" + known.id() : "key:" + hash.substring(0, 16);
     }
     String authorization = ctx.request().getHeader("Authorization");
     return authorization != null

@@ -281,6 +281,9 @@ public final class LocalFileStore implements ObjectStore {
   /** One worker task for the whole list; every settlement is tried, the first failure reported. */
   @Override
   public Future<Void> settleAll(List<Settlement> settlements) {
+    if (settlements.isEmpty()) {
+      return Future.succeededFuture();
+    }
     return blocking(
         "settle",
         settlements.get(0).finalKey(),

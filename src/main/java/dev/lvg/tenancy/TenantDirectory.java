@@ -126,6 +126,19 @@ public final class TenantDirectory {
     return known instanceof Principal principal ? principal : null;
   }
 
+  /**
+   * Who a key was last resolved to, however long ago, without asking the database; null if never
+   * (or since every resolution was forgotten). It authenticates nothing: it names whose load a
+   * request is before the request is authenticated, so that a key whose resolution just aged out is
+   * not counted as a tenant of its own.
+   */
+  public Tenant lastResolvedTenant(String apiKeyHash) {
+    Cached cached = cache.get(apiKeyHash);
+    return cached != null && cached.value instanceof Principal principal
+        ? principal.tenant()
+        : null;
+  }
+
   private Object recalled(String key) {
     Cached cached = cache.get(key);
     return cached != null && cached.expiresAt - System.nanoTime() > 0 ? cached.value : null;
