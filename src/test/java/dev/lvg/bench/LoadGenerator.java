@@ -291,11 +291,16 @@ public final class LoadGenerator {
                             ? declareOneByOne(workload, l, prefix, from, to)
                             : declareInBatch(workload, l, prefix, from, to));
           }
-          return chain.map(
-              declared -> {
-                stageAhead(workload);
-                return null;
-              });
+          // Staging writes and syncs files: a worker's job, not the lane's event loop's.
+          return chain.compose(
+              declared ->
+                  l.context
+                      .owner()
+                      .executeBlocking(
+                          () -> {
+                            stageAhead(workload);
+                            return null;
+                          }));
         });
   }
 
