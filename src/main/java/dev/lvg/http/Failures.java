@@ -75,11 +75,11 @@ public final class Failures {
     if (failure instanceof DecoderException) {
       return true;
     }
-    StackTraceElement[] trace = failure == null ? null : failure.getStackTrace();
-    return failure instanceof IllegalArgumentException
-        && trace != null
-        && trace.length > 0
-        && trace[0].getClassName().startsWith("io.netty.handler.codec.http.");
+    if (!(failure instanceof IllegalArgumentException)) {
+      return false;
+    }
+    StackTraceElement[] trace = failure.getStackTrace();
+    return trace.length > 0 && trace[0].getClassName().startsWith("io.netty.handler.codec.http.");
   }
 
   /**
