@@ -116,7 +116,8 @@ PLOT
   echo
   echo "Produced by \`bench/overload.sh $DURATION\` on $(date -u +%Y-%m-%d): $(machine). Finalize mode on"
   echo "local disk, default configuration but for the admission switch. Saturation (closed loop, 64 writers"
-  echo "committing in order): **$saturation commits/s**. Each open-loop run: ${WARM_UP} s of warm-up, then"
+  echo "committing in order): **$saturation commits/s**. Each open-loop run: ${WARM_UP} s of warm-up (16 writers"
+  echo "committing in order), then 10 s at the run's rate on tables of its own, then"
   echo "$DURATION s of requests at a constant rate, each the first version of a table of its own; latency from"
   echo "each request's scheduled start; goodput = 200s per second of wall time until the last answer."
   echo
