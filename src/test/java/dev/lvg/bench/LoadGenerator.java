@@ -119,11 +119,7 @@ public final class LoadGenerator {
     try {
       LoadGenerator load = new LoadGenerator(vertx, url, key, connections);
       Workload measured = new Workload(workload);
-      await(
-          load.declare(
-              measured,
-              prefix,
-              fresh ? (int) Math.ceil(amount * seconds * 1.05) + 100 : tableCount));
+      await(load.declare(measured, prefix, fresh ? freshTables(amount, seconds) : tableCount));
       if (warmUp > 0) {
         // The same connections warm up first. A fresh workload warms up on tables of its own:
         // 16 writers committing in order (for the server's JIT), then some seconds at the
@@ -134,9 +130,7 @@ public final class LoadGenerator {
           await(load.declare(ordered, prefix + "w", tableCount));
           await(load.closed(ordered, 16, warmUp));
           Workload atRate = new Workload("fresh");
-          await(
-              load.declare(
-                  atRate, prefix + "r", (int) Math.ceil(amount * AT_RATE_WARM_UP * 1.05) + 100));
+          await(load.declare(atRate, prefix + "r", freshTables(amount, AT_RATE_WARM_UP)));
           await(load.open(atRate, amount, AT_RATE_WARM_UP));
         } else {
           await(load.run(measured, open, amount, connections, warmUp));
@@ -371,6 +365,11 @@ public final class LoadGenerator {
       throw new UncheckedIOException(e);
     }
     return dir;
+  }
+
+  /** Tables a fresh workload at {@code rate} per second needs for {@code seconds}, with room. */
+  private static int freshTables(double rate, int seconds) {
+    return (int) Math.ceil(rate * seconds * 1.05) + 100;
   }
 
   /** Versions start at 1; a fresh workload writes all its staging manifests now. */
