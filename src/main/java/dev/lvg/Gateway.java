@@ -38,6 +38,7 @@ import io.vertx.micrometer.MetricsDomain;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
 import io.vertx.sqlclient.Pool;
+import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -92,12 +93,28 @@ public final class Gateway implements AutoCloseable {
     this.s3 = root.isLocal() ? null : config.s3().client();
     ObjectStore store =
         new DeadlineStore(
-            root.isLocal() ? new LocalFileStore(vertx) : new S3Store(vertx, s3, root.bucket()),
+            root.isLocal()
+                ? localStore(vertx, root, config.groupSync())
+                : new S3Store(vertx, s3, root.bucket()),
             config.deadlines().storageTimeoutMillis(),
             registry);
     this.manifests = new Manifests(root, store, config.finalizeManifests());
     this.drops = new TableDrops(pool, root, store);
     this.shutdownGraceSeconds = config.deadlines().shutdownGraceSeconds();
+  }
+
+  private static LocalFileStore localStore(Vertx vertx, StorageRoot root, boolean groupSync) {
+    LocalFileStore store =
+        groupSync
+            ? LocalFileStore.grouped(vertx, Path.of(root.locationPrefix()))
+            : new LocalFileStore(vertx);
+    LOG.info(
+        "new manifests under {} are made durable {}",
+        root.uri(),
+        store.syncsInGroups()
+            ? "in groups, one syncfs(2) for many"
+            : "one by one, each file and its directory synced");
+    return store;
   }
 
   /** Tenants and keys of this gateway's database, for administration and tests. */

@@ -26,6 +26,7 @@ public record GatewayConfig(
     int dbQueueSize,
     Path dataDir,
     StorageRoot storageRoot,
+    boolean groupSync,
     String bootstrapTenant,
     String bootstrapApiKey,
     long maxBodyBytes,
@@ -178,15 +179,9 @@ public record GatewayConfig(
       throw new ConfigException("LVG_LIST_DEFAULT_LIMIT must not exceed LVG_LIST_MAX_LIMIT");
     }
     int tenantRate = s.integer("LVG_TENANT_RATE", 0, 0, 10_000_000);
-    String logFormat = s.string("LVG_LOG_FORMAT", "text");
-    if (!logFormat.equals("text") && !logFormat.equals("json")) {
-      throw new ConfigException("LVG_LOG_FORMAT must be text or json, got '" + logFormat + "'");
-    }
-    String manifestMode = s.string("LVG_MANIFEST_MODE", "finalize");
-    if (!manifestMode.equals("finalize") && !manifestMode.equals("record")) {
-      throw new ConfigException(
-          "LVG_MANIFEST_MODE must be finalize or record, got '" + manifestMode + "'");
-    }
+    // Read by the logging set-up; checked here so a typo stops the gateway with the others.
+    s.choice("LVG_LOG_FORMAT", "text", "json");
+    String manifestMode = s.choice("LVG_MANIFEST_MODE", "finalize", "record");
     return new GatewayConfig(
         s.string("LVG_HOST", "0.0.0.0"),
         s.integer("LVG_PORT", 2333, 0, 65535),
@@ -197,6 +192,7 @@ public record GatewayConfig(
         s.integer("LVG_DB_QUEUE_SIZE", 1024, 1, 1_000_000),
         dataDir,
         storageRoot,
+        s.choice("LVG_STORAGE_SYNC", "group", "file").equals("group"),
         tenant.isEmpty() ? null : tenant,
         apiKey.isEmpty() ? null : apiKey,
         s.integer("LVG_MAX_BODY_BYTES", 1_048_576, 1024, 64 * 1_048_576),

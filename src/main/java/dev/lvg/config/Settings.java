@@ -9,6 +9,16 @@ record Settings(Map<String, String> values) {
     return value == null || value.isBlank() ? defaultValue : value.trim();
   }
 
+  /** One of {@code allowed}, the first being the default. */
+  String choice(String key, String... allowed) {
+    String value = string(key, allowed[0]);
+    if (!java.util.List.of(allowed).contains(value)) {
+      throw new ConfigException(
+          key + " must be " + String.join(" or ", allowed) + ", got '" + value + "'");
+    }
+    return value;
+  }
+
   boolean bool(String key, boolean defaultValue) {
     String value = string(key, Boolean.toString(defaultValue));
     if (!value.equals("true") && !value.equals("false")) {

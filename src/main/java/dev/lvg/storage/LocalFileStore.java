@@ -4,7 +4,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
@@ -13,15 +12,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.FileTime;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Objects on the local file system; keys are absolute paths. File I/O runs on worker threads.
@@ -31,14 +25,45 @@ import java.util.concurrent.TimeUnit;
  * so a reader never sees a partial manifest. The attempt's file stays, a second link to the same
  * bytes, until the attempt's row commits: a final manifest that shares its file with such a mark
  * was left by an attempt that died.
+ *
+ * <p>A final manifest's bytes and name are durable before {@link #createFinal} answers: the file
+ * and its directory synced on their own, or, in a store made by {@link #grouped}, by a file-system
+ * sync begun after the link (see {@link GroupSync}).
  */
 public final class LocalFileStore implements ObjectStore {
-  private static final String MARK_SUFFIX = ".lvg";
+  private static final long NOTHING_TO_SYNC = Long.MIN_VALUE;
 
   private final Vertx vertx;
+  private final GroupSync group;
 
+  /** A store that syncs each new manifest and its directory on their own. */
   public LocalFileStore(Vertx vertx) {
+    this(vertx, null);
+  }
+
+  private LocalFileStore(Vertx vertx, GroupSync group) {
     this.vertx = vertx;
+    this.group = group;
+  }
+
+  /**
+   * A store that makes new manifests durable in groups, one file-system sync for many (see {@link
+   * GroupSync}), where the platform has syncfs(2) and it works under {@code root}; one that syncs
+   * each on its own otherwise.
+   */
+  public static LocalFileStore grouped(Vertx vertx, Path root) {
+    Path probe = root.toAbsolutePath();
+    while (probe.getParent() != null && !Files.isDirectory(probe)) {
+      probe = probe.getParent();
+    }
+    return Syncfs.load(probe)
+        .map(fileSystems -> new LocalFileStore(vertx, new GroupSync(vertx, fileSystems)))
+        .orElseGet(() -> new LocalFileStore(vertx));
+  }
+
+  /** Whether new manifests are made durable in groups. */
+  public boolean syncsInGroups() {
+    return group != null;
   }
 
   /**
@@ -76,7 +101,7 @@ public final class LocalFileStore implements ObjectStore {
         key,
         () -> {
           try {
-            return describe(Path.of(key));
+            return LocalFiles.describe(Path.of(key));
           } catch (NoSuchFileException e) {
             throw new NoSuchObjectException(key);
           }
@@ -101,7 +126,7 @@ public final class LocalFileStore implements ObjectStore {
         key,
         () -> {
           Path target = Path.of(key);
-          Path written = writeAside(target, bytes);
+          Path written = LocalFiles.writeAside(target, bytes);
           try {
             Files.createLink(target, written);
           } catch (FileAlreadyExistsException exists) {
@@ -109,7 +134,7 @@ public final class LocalFileStore implements ObjectStore {
           } finally {
             Files.deleteIfExists(written);
           }
-          syncDirectory(target.getParent());
+          LocalFiles.syncDirectory(target.getParent());
           return true;
         });
   }
@@ -121,22 +146,10 @@ public final class LocalFileStore implements ObjectStore {
         key,
         () -> {
           Path target = Path.of(key);
-          Files.move(writeAside(target, bytes), target, StandardCopyOption.ATOMIC_MOVE);
-          syncDirectory(target.getParent());
+          Files.move(LocalFiles.writeAside(target, bytes), target, StandardCopyOption.ATOMIC_MOVE);
+          LocalFiles.syncDirectory(target.getParent());
           return null;
         });
-  }
-
-  /** Writes and syncs {@code bytes} to a fresh file next to {@code target}; answers its path. */
-  private static Path writeAside(Path target, Buffer bytes) throws IOException {
-    Files.createDirectories(target.getParent());
-    Path aside = target.resolveSibling(target.getFileName() + ".lvg-" + UUID.randomUUID());
-    try (FileChannel channel =
-        FileChannel.open(aside, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-      channel.write(ByteBuffer.wrap(bytes.getBytes()));
-      channel.force(true);
-    }
-    return aside;
   }
 
   @Override
@@ -162,77 +175,54 @@ public final class LocalFileStore implements ObjectStore {
 
   @Override
   public Future<Copy> createFinal(String staging, String finalKey, String attempt) {
-    return blocking("create", finalKey, () -> copy(Path.of(staging), Path.of(finalKey), attempt));
+    return blocking("create", finalKey, () -> copy(Path.of(staging), Path.of(finalKey), attempt))
+        .compose(
+            linked ->
+                linked.device() == NOTHING_TO_SYNC
+                    ? Future.succeededFuture(linked.copy())
+                    : group
+                        .after(linked.device())
+                        .recover(
+                            error ->
+                                Future.failedFuture(new StorageException("sync", finalKey, error)))
+                        .map(linked.copy()));
   }
 
-  private static Copy copy(Path staging, Path target, String attempt) throws IOException {
+  /** A copy and the device whose group sync makes it durable, or {@link #NOTHING_TO_SYNC}. */
+  private record Linked(Copy copy, long device) {}
+
+  private Linked copy(Path staging, Path target, String attempt) throws IOException {
     if (staging.equals(target)) {
-      return Files.exists(target)
-          ? new Copy(CopyOutcome.SAME, describe(target))
-          : new Copy(CopyOutcome.SOURCE_MISSING, null);
+      return synced(
+          Files.exists(target)
+              ? new Copy(CopyOutcome.SAME, LocalFiles.describe(target))
+              : new Copy(CopyOutcome.SOURCE_MISSING, null));
     }
     try {
       Files.createLink(target, staging);
     } catch (NoSuchFileException missing) {
-      return Files.exists(staging) ? copyThroughMark(staging, target, attempt) : sourceMissing();
+      return synced(
+          Files.exists(staging)
+              ? LocalFiles.copyThroughMark(staging, target, attempt)
+              : LocalFiles.sourceMissing());
     } catch (FileAlreadyExistsException exists) {
-      return compare(staging, target);
+      return synced(LocalFiles.compare(staging, target));
     } catch (IOException | UnsupportedOperationException noLinks) {
-      return copyThroughMark(staging, target, attempt);
+      return synced(LocalFiles.copyThroughMark(staging, target, attempt));
+    }
+    Copy created = new Copy(CopyOutcome.CREATED, LocalFiles.describe(target));
+    if (group != null) {
+      return new Linked(created, group.register(target.getParent()));
     }
     try (FileChannel data = FileChannel.open(target, StandardOpenOption.READ)) {
       data.force(false);
     }
-    syncDirectory(target.getParent());
-    return new Copy(CopyOutcome.CREATED, describe(target));
+    LocalFiles.syncDirectory(target.getParent());
+    return synced(created);
   }
 
-  /**
-   * Where the staging manifest cannot be linked (another file system, or none with links): a synced
-   * copy named after the attempt, linked to the final name.
-   */
-  private static Copy copyThroughMark(Path staging, Path target, String attempt)
-      throws IOException {
-    byte[] bytes;
-    try {
-      bytes = Files.readAllBytes(staging);
-    } catch (NoSuchFileException e) {
-      return sourceMissing();
-    }
-    Path directory = target.getParent();
-    Files.createDirectories(directory);
-    Path mark = mark(target, attempt);
-    Files.write(
-        mark,
-        bytes,
-        StandardOpenOption.CREATE,
-        StandardOpenOption.TRUNCATE_EXISTING,
-        StandardOpenOption.WRITE,
-        StandardOpenOption.DSYNC);
-    try {
-      Files.createLink(target, mark);
-    } catch (FileAlreadyExistsException exists) {
-      Files.deleteIfExists(mark);
-      return compare(staging, target);
-    }
-    syncDirectory(directory);
-    return new Copy(CopyOutcome.CREATED, describe(target));
-  }
-
-  private static Copy compare(Path staging, Path target) throws IOException {
-    byte[] bytes;
-    try {
-      bytes = Files.readAllBytes(staging);
-    } catch (NoSuchFileException e) {
-      return sourceMissing();
-    }
-    return Arrays.equals(Files.readAllBytes(target), bytes)
-        ? new Copy(CopyOutcome.SAME, describe(target))
-        : new Copy(CopyOutcome.OTHER_BYTES, null);
-  }
-
-  private static Copy sourceMissing() {
-    return new Copy(CopyOutcome.SOURCE_MISSING, null);
+  private static Linked synced(Copy copy) {
+    return new Linked(copy, NOTHING_TO_SYNC);
   }
 
   /**
@@ -260,14 +250,14 @@ public final class LocalFileStore implements ObjectStore {
               if (Files.exists(target) && Files.isSameFile(sibling, target)) {
                 abandoned = true;
               }
-              if (sibling.getFileName().toString().endsWith(MARK_SUFFIX)) {
+              if (sibling.getFileName().toString().endsWith(LocalFiles.MARK_SUFFIX)) {
                 Files.deleteIfExists(sibling);
               }
             }
           }
           if (abandoned) {
             Files.delete(target);
-            syncDirectory(target.getParent());
+            LocalFiles.syncDirectory(target.getParent());
           }
           return abandoned;
         });
@@ -294,7 +284,7 @@ public final class LocalFileStore implements ObjectStore {
               if (!one.staging().equals(one.finalKey())) {
                 Files.deleteIfExists(Path.of(one.staging()));
               }
-              Files.deleteIfExists(mark(Path.of(one.finalKey()), one.attempt()));
+              Files.deleteIfExists(LocalFiles.mark(Path.of(one.finalKey()), one.attempt()));
             } catch (IOException e) {
               first = first == null ? e : first;
             }
@@ -304,30 +294,5 @@ public final class LocalFileStore implements ObjectStore {
           }
           return null;
         });
-  }
-
-  private static Path mark(Path target, String attempt) {
-    return target.resolveSibling("." + target.getFileName() + "." + attempt + MARK_SUFFIX);
-  }
-
-  /** Makes a new or removed name in {@code directory} durable. */
-  private static void syncDirectory(Path directory) throws IOException {
-    try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
-      channel.force(true);
-    }
-  }
-
-  /** The entity tag has the form object_store gives local files, which Lance writers see too. */
-  private static ObjectInfo describe(Path path) throws IOException {
-    Map<String, Object> attributes = Files.readAttributes(path, "unix:ino,size,lastModifiedTime");
-    long size = ((Number) attributes.get("size")).longValue();
-    FileTime modified = (FileTime) attributes.get("lastModifiedTime");
-    String eTag =
-        Long.toHexString(((Number) attributes.get("ino")).longValue())
-            + "-"
-            + Long.toHexString(modified.to(TimeUnit.MICROSECONDS))
-            + "-"
-            + Long.toHexString(size);
-    return new ObjectInfo(size, eTag);
   }
 }

@@ -107,7 +107,12 @@ class GatewayConfigTest {
             GatewayConfig.fromSettings(Map.of("LVG_MANIFEST_MODE", "record")).finalizeManifests())
         .isFalse();
     assertThatThrownBy(() -> GatewayConfig.fromSettings(Map.of("LVG_MANIFEST_MODE", "sometimes")))
-        .hasMessageContaining("LVG_MANIFEST_MODE");
+        .hasMessage("LVG_MANIFEST_MODE must be finalize or record, got 'sometimes'");
+    assertThat(GatewayConfig.fromSettings(Map.of()).groupSync()).isTrue();
+    assertThat(GatewayConfig.fromSettings(Map.of("LVG_STORAGE_SYNC", "file")).groupSync())
+        .isFalse();
+    assertThatThrownBy(() -> GatewayConfig.fromSettings(Map.of("LVG_STORAGE_SYNC", "never")))
+        .hasMessage("LVG_STORAGE_SYNC must be group or file, got 'never'");
     assertThatThrownBy(
             () -> GatewayConfig.fromSettings(Map.of("LVG_STORAGE_ROOT", "s3:///nobucket")))
         .hasMessageContaining("LVG_STORAGE_ROOT");

@@ -1,0 +1,113 @@
+package dev.lvg.storage;
+
+import dev.lvg.storage.ObjectStore.Copy;
+import dev.lvg.storage.ObjectStore.CopyOutcome;
+import dev.lvg.storage.ObjectStore.ObjectInfo;
+import io.vertx.core.buffer.Buffer;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The file-system steps of {@link LocalFileStore}, each blocking, for worker threads: files written
+ * aside and synced, copies through an attempt's mark, comparisons, and the entity tag of a file.
+ */
+final class LocalFiles {
+  static final String MARK_SUFFIX = ".lvg";
+
+  private LocalFiles() {}
+
+  /** Writes and syncs {@code bytes} to a fresh file next to {@code target}; answers its path. */
+  static Path writeAside(Path target, Buffer bytes) throws IOException {
+    Files.createDirectories(target.getParent());
+    Path aside = target.resolveSibling(target.getFileName() + ".lvg-" + UUID.randomUUID());
+    try (FileChannel channel =
+        FileChannel.open(aside, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      channel.write(ByteBuffer.wrap(bytes.getBytes()));
+      channel.force(true);
+    }
+    return aside;
+  }
+
+  /**
+   * Where the staging manifest cannot be linked (another file system, or none with links): a synced
+   * copy named after the attempt, linked to the final name.
+   */
+  static Copy copyThroughMark(Path staging, Path target, String attempt) throws IOException {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(staging);
+    } catch (NoSuchFileException e) {
+      return sourceMissing();
+    }
+    Path directory = target.getParent();
+    Files.createDirectories(directory);
+    Path mark = mark(target, attempt);
+    Files.write(
+        mark,
+        bytes,
+        StandardOpenOption.CREATE,
+        StandardOpenOption.TRUNCATE_EXISTING,
+        StandardOpenOption.WRITE,
+        StandardOpenOption.DSYNC);
+    try {
+      Files.createLink(target, mark);
+    } catch (FileAlreadyExistsException exists) {
+      Files.deleteIfExists(mark);
+      return compare(staging, target);
+    }
+    syncDirectory(directory);
+    return new Copy(CopyOutcome.CREATED, describe(target));
+  }
+
+  static Copy compare(Path staging, Path target) throws IOException {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(staging);
+    } catch (NoSuchFileException e) {
+      return sourceMissing();
+    }
+    return Arrays.equals(Files.readAllBytes(target), bytes)
+        ? new Copy(CopyOutcome.SAME, describe(target))
+        : new Copy(CopyOutcome.OTHER_BYTES, null);
+  }
+
+  static Copy sourceMissing() {
+    return new Copy(CopyOutcome.SOURCE_MISSING, null);
+  }
+
+  static Path mark(Path target, String attempt) {
+    return target.resolveSibling("." + target.getFileName() + "." + attempt + MARK_SUFFIX);
+  }
+
+  /** Makes a new or removed name in {@code directory} durable. */
+  static void syncDirectory(Path directory) throws IOException {
+    try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
+      channel.force(true);
+    }
+  }
+
+  /** The entity tag has the form object_store gives local files, which Lance writers see too. */
+  static ObjectInfo describe(Path path) throws IOException {
+    Map<String, Object> attributes = Files.readAttributes(path, "unix:ino,size,lastModifiedTime");
+    long size = ((Number) attributes.get("size")).longValue();
+    FileTime modified = (FileTime) attributes.get("lastModifiedTime");
+    String eTag =
+        Long.toHexString(((Number) attributes.get("ino")).longValue())
+            + "-"
+            + Long.toHexString(modified.to(TimeUnit.MICROSECONDS))
+            + "-"
+            + Long.toHexString(size);
+    return new ObjectInfo(size, eTag);
+  }
+}
