@@ -21,9 +21,9 @@ import java.util.Map;
  * two device cache flushes; a lone caller waits for one sync of its own.
  *
  * <p>Each file system is known by its device number and synced through a descriptor opened once, so
- * a sync also reports a write-back error that happened on it since then, whoever saw it first.
- * Syncs run on worker threads, one at a time per file system; callers hear the outcome on their own
- * context. Thread-safe.
+ * a sync also reports a write-back error that happened on it since the last sync, whoever saw it
+ * first. Syncs run on worker threads, one at a time per file system; callers hear the outcome on
+ * their own context. Thread-safe.
  */
 final class GroupSync {
   /** The file-system operations a group sync needs; {@link Syncfs} on Linux. */
@@ -47,39 +47,55 @@ final class GroupSync {
   }
 
   /**
-   * Blocking, for a worker thread: readies the file system {@code directory} is on (opening a
-   * descriptor of it the first time) and answers its device number, for {@link #after}.
+   * Where a caller stands before it writes: the device of its file system, and how many syncs of it
+   * had failed then.
    */
-  long register(Path directory) throws IOException {
-    long device = ((Number) Files.getAttribute(directory, "unix:dev")).longValue();
+  record Ticket(long device, long failuresBefore) {}
+
+  /**
+   * Blocking, for a worker thread, before the caller writes under {@code directory}: readies that
+   * file system (opening a descriptor of it the first time) and answers the caller's ticket.
+   */
+  Ticket ticket(Path directory) throws IOException {
+    long id = ((Number) Files.getAttribute(directory, "unix:dev")).longValue();
     synchronized (this) {
-      if (devices.containsKey(device)) {
-        return device;
+      Device known = devices.get(id);
+      if (known != null) {
+        return new Ticket(id, known.failures);
       }
     }
     int descriptor = fileSystems.open(directory);
-    boolean first;
+    Device device;
     synchronized (this) {
-      first = devices.putIfAbsent(device, new Device(descriptor)) == null;
+      device = devices.putIfAbsent(id, new Device(descriptor));
+      if (device == null) {
+        return new Ticket(id, 0);
+      }
     }
-    if (!first) {
-      fileSystems.close(descriptor);
+    fileSystems.close(descriptor);
+    synchronized (this) {
+      return new Ticket(id, device.failures);
     }
-    return device;
   }
 
-  /** Completes, on the caller's context, once a sync of {@code device} begun after now is done. */
-  Future<Void> after(long device) {
+  /**
+   * Completes, on the caller's context, once a sync of the ticket's file system begun after now has
+   * finished. Fails if that sync failed, or if any sync of it failed after the ticket was taken:
+   * such a sync may have been writing the caller's files when it failed, and the kernel reports a
+   * write-back error once.
+   */
+  Future<Void> after(Ticket ticket) {
     Context context = vertx.getOrCreateContext();
     Promise<Void> promise = Promise.promise();
     Device target;
     boolean start;
     synchronized (this) {
-      target = devices.get(device);
+      target = devices.get(ticket.device());
       if (target == null) {
-        return Future.failedFuture(new IllegalStateException("device " + device + " unknown"));
+        return Future.failedFuture(
+            new IllegalStateException("device " + ticket.device() + " unknown"));
       }
-      target.next.add(new Waiter(context, promise));
+      target.next.add(new Waiter(context, promise, ticket.failuresBefore()));
       start = !target.syncing;
       target.syncing = true;
     }
@@ -98,14 +114,30 @@ final class GroupSync {
     vertx
         .<Void>executeBlocking(
             () -> {
-              fileSystems.sync(device.descriptor);
+              try {
+                fileSystems.sync(device.descriptor);
+              } catch (IOException failed) {
+                synchronized (this) {
+                  device.failures++;
+                }
+                throw failed;
+              }
               return null;
             },
             false)
         .onComplete(
             result -> {
+              long failures;
+              synchronized (this) {
+                failures = device.failures;
+              }
               for (Waiter waiter : batch) {
-                waiter.hear(result);
+                waiter.hear(
+                    result.succeeded() && waiter.failuresBefore != failures
+                        ? Future.failedFuture(
+                            new IOException(
+                                "a sync of this file system failed after the file was written"))
+                        : result);
               }
               boolean again;
               synchronized (this) {
@@ -122,13 +154,14 @@ final class GroupSync {
     final int descriptor;
     List<Waiter> next = new ArrayList<>();
     boolean syncing;
+    long failures;
 
     Device(int descriptor) {
       this.descriptor = descriptor;
     }
   }
 
-  private record Waiter(Context context, Promise<Void> promise) {
+  private record Waiter(Context context, Promise<Void> promise, long failuresBefore) {
     void hear(AsyncResult<Void> result) {
       context.runOnContext(now -> promise.handle(result));
     }

@@ -31,8 +31,6 @@ import java.util.concurrent.Callable;
  * sync begun after the link (see {@link GroupSync}).
  */
 public final class LocalFileStore implements ObjectStore {
-  private static final long NOTHING_TO_SYNC = Long.MIN_VALUE;
-
   private final Vertx vertx;
   private final GroupSync group;
 
@@ -178,18 +176,18 @@ public final class LocalFileStore implements ObjectStore {
     return blocking("create", finalKey, () -> copy(Path.of(staging), Path.of(finalKey), attempt))
         .compose(
             linked ->
-                linked.device() == NOTHING_TO_SYNC
+                linked.ticket() == null
                     ? Future.succeededFuture(linked.copy())
                     : group
-                        .after(linked.device())
+                        .after(linked.ticket())
                         .recover(
                             error ->
                                 Future.failedFuture(new StorageException("sync", finalKey, error)))
                         .map(linked.copy()));
   }
 
-  /** A copy and the device whose group sync makes it durable, or {@link #NOTHING_TO_SYNC}. */
-  private record Linked(Copy copy, long device) {}
+  /** A copy and the ticket of the group sync that makes it durable, or null for none. */
+  private record Linked(Copy copy, GroupSync.Ticket ticket) {}
 
   private Linked copy(Path staging, Path target, String attempt) throws IOException {
     if (staging.equals(target)) {
@@ -198,7 +196,11 @@ public final class LocalFileStore implements ObjectStore {
               ? new Copy(CopyOutcome.SAME, LocalFiles.describe(target))
               : new Copy(CopyOutcome.SOURCE_MISSING, null));
     }
+    GroupSync.Ticket ticket = null;
     try {
+      if (group != null) {
+        ticket = group.ticket(target.getParent());
+      }
       Files.createLink(target, staging);
     } catch (NoSuchFileException missing) {
       return synced(
@@ -211,8 +213,8 @@ public final class LocalFileStore implements ObjectStore {
       return synced(LocalFiles.copyThroughMark(staging, target, attempt));
     }
     Copy created = new Copy(CopyOutcome.CREATED, LocalFiles.describe(target));
-    if (group != null) {
-      return new Linked(created, group.register(target.getParent()));
+    if (ticket != null) {
+      return new Linked(created, ticket);
     }
     try (FileChannel data = FileChannel.open(target, StandardOpenOption.READ)) {
       data.force(false);
@@ -222,7 +224,7 @@ public final class LocalFileStore implements ObjectStore {
   }
 
   private static Linked synced(Copy copy) {
-    return new Linked(copy, NOTHING_TO_SYNC);
+    return new Linked(copy, null);
   }
 
   /**
