@@ -82,7 +82,8 @@ final class GroupSync {
    * Completes, on the caller's context, once a sync of the ticket's file system begun after now has
    * finished. Fails if that sync failed, or if any sync of it failed after the ticket was taken:
    * such a sync may have been writing the caller's files when it failed, and the kernel reports a
-   * write-back error once.
+   * write-back error to a file-system sync once. A caller whose ticket counts a failure should sync
+   * its files on its own instead: a file's own sync reports its errors again.
    */
   Future<Void> after(Ticket ticket) {
     Context context = vertx.getOrCreateContext();

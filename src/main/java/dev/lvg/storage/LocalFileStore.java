@@ -28,7 +28,8 @@ import java.util.concurrent.Callable;
  *
  * <p>A final manifest's bytes and name are durable before {@link #createFinal} answers: the file
  * and its directory synced on their own, or, in a store made by {@link #grouped}, by a file-system
- * sync begun after the link (see {@link GroupSync}).
+ * sync begun after the link (see {@link GroupSync}) until one such sync fails, and on their own
+ * after that.
  */
 public final class LocalFileStore implements ObjectStore {
   private final Vertx vertx;
@@ -39,7 +40,7 @@ public final class LocalFileStore implements ObjectStore {
     this(vertx, null);
   }
 
-  private LocalFileStore(Vertx vertx, GroupSync group) {
+  LocalFileStore(Vertx vertx, GroupSync group) {
     this.vertx = vertx;
     this.group = group;
   }
@@ -213,9 +214,11 @@ public final class LocalFileStore implements ObjectStore {
       return synced(LocalFiles.copyThroughMark(staging, target, attempt));
     }
     Copy created = new Copy(CopyOutcome.CREATED, LocalFiles.describe(target));
-    if (ticket != null) {
+    if (ticket != null && ticket.failuresBefore() == 0) {
       return new Linked(created, ticket);
     }
+    // Once a sync of this file system has failed, each new file is synced on its own: a file's
+    // own sync reports a write-back error of its data that a file-system sync already reported.
     try (FileChannel data = FileChannel.open(target, StandardOpenOption.READ)) {
       data.force(false);
     }

@@ -180,4 +180,24 @@ class GroupSyncTest {
     assertThat(again.outcome()).isEqualTo(ObjectStore.CopyOutcome.SAME);
     assertThat(again.info()).isEqualTo(created.info());
   }
+
+  @Test
+  void afterAFailedSyncALocalStoreSyncsEachNewManifestOnItsOwn() throws Exception {
+    LocalFileStore store = new LocalFileStore(vertx, group);
+    Path staging = Files.writeString(directory.resolve("staging.manifest"), "bytes");
+    fileSystems.failing = 1;
+    Future<ObjectStore.Copy> first =
+        store.createFinal(staging.toString(), directory.resolve("1.manifest").toString(), "a1");
+    assertThat(fileSystems.nextRound()).isEqualTo(1);
+    fileSystems.gate.release();
+    assertThatThrownBy(() -> await(first)).hasRootCauseMessage("write-back failed in round 1");
+
+    // No sync of the group is let through from here on: the copy completes without one.
+    ObjectStore.Copy second =
+        await(
+            store.createFinal(
+                staging.toString(), directory.resolve("2.manifest").toString(), "a2"));
+    assertThat(second.outcome()).isEqualTo(ObjectStore.CopyOutcome.CREATED);
+    assertThat(fileSystems.syncs.get()).isEqualTo(1);
+  }
 }
