@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
 
 /**
@@ -14,10 +13,12 @@ import java.util.function.LongSupplier;
  * that a request may wait a short, bounded time for a slot, and otherwise is refused at once with
  * 503 "Slow down", before its body is read or anything is asked of the database.
  *
- * <p>Fairness: slots freed go to the waiting tenant with the fewest requests running, and when the
- * waiting room is full a tenant under its fair share (limit / active tenants) takes the place of
- * the newest waiter of the tenant furthest over its share. So a tenant sending four times what the
- * gateway can serve cannot crowd out a quiet one.
+ * <p>Fairness: a tenant under its fair share (limit / active tenants) while others hold more than
+ * theirs runs at once, borrowing one of their slots; slots freed go to the waiting tenant with the
+ * fewest requests running; and when the waiting room is full and nothing is left to borrow, a
+ * tenant under its share takes the place of the newest waiter of the tenant furthest over its
+ * share. So a tenant sending four times what the gateway can serve cannot crowd out a quiet one,
+ * even when it took the slots of a growing limit before the quiet one asked.
  *
  * <p>The waiting room holds what the limiter expects to admit within the longest wait: the rate at
  * which requests recently finished times the wait, at least {@link #MIN_WAITING_ROOM}. Thread-safe;
@@ -88,8 +89,7 @@ public final class ConcurrencyLimiter {
   private final Map<String, Requester> tenants = new HashMap<>();
   private int running;
   private int waitingCount;
-  private long recentRefusals;
-  private long recentAdmissions;
+  private final RetryAdvice retryAdvice = new RetryAdvice();
 
   public ConcurrencyLimiter(
       String name, Settings settings, LongSupplier clock, Timers timers, Observer observer) {
@@ -135,7 +135,7 @@ public final class ConcurrencyLimiter {
     synchronized (this) {
       long now = clock.getAsLong();
       Requester state = tenants.computeIfAbsent(tenant, Requester::new);
-      if (running < limit.limit() && waitingCount == 0) {
+      if (running < limit.limit() && waitingCount == 0 || mayBorrow(state)) {
         permit = admit(state, now);
         afterwards.add(() -> observer.admitted(tenant, 0));
       } else {
@@ -172,7 +172,7 @@ public final class ConcurrencyLimiter {
       ApiException error = refusal(Reason.FAIR_SHARE);
       afterwards.add(() -> evicted.waiter.refuse(error));
       afterwards.add(() -> observer.refused(hog.name, Reason.FAIR_SHARE));
-      recentRefusals++;
+      retryAdvice.refused();
     } else if (active > 1
         && state.load() >= share + Math.max(1, (long) room * share / limit.limit())) {
       return refuse(state, Reason.FAIR_SHARE, afterwards);
@@ -185,9 +185,31 @@ public final class ConcurrencyLimiter {
   }
 
   private ApiException refuse(Requester state, Reason reason, List<Runnable> afterwards) {
-    recentRefusals++;
+    retryAdvice.refused();
     afterwards.add(() -> observer.refused(state.name, reason));
     return refusal(reason);
+  }
+
+  /**
+   * Whether a tenant under its fair share may run at once, over the limit, because other tenants
+   * hold more than theirs: it borrows one of their slots, which they pay back as their requests
+   * finish (no slot is handed on while more than the limit run). At most as many slots are lent as
+   * the tenants over their shares hold beyond them.
+   */
+  private boolean mayBorrow(Requester state) {
+    int active = activeTenants(state);
+    if (active < 2) {
+      return false;
+    }
+    int share = Math.max(1, limit.limit() / active);
+    if (state.running >= share) {
+      return false;
+    }
+    long beyondShares = 0;
+    for (Requester tenant : tenants.values()) {
+      beyondShares += Math.max(0, tenant.running - share);
+    }
+    return running - limit.limit() < beyondShares;
   }
 
   /** Tenants with requests running or waiting, counting the arriving one. */
@@ -227,7 +249,7 @@ public final class ConcurrencyLimiter {
   private Permit admit(Requester state, long now) {
     running++;
     state.running++;
-    recentAdmissions++;
+    retryAdvice.admitted();
     return new Permit(state, now);
   }
 
@@ -279,7 +301,7 @@ public final class ConcurrencyLimiter {
         return;
       }
       waitingCount--;
-      recentRefusals++;
+      retryAdvice.refused();
       forgetIfIdle(waiting.requester);
     }
     observer.refused(waiting.requester.name, Reason.DEADLINE);
@@ -307,25 +329,11 @@ public final class ConcurrencyLimiter {
             + " and "
             + why
             + "; retry shortly",
-        retryAfterSeconds());
+        retryAdvice.seconds());
   }
 
   private long waitMillis() {
     return maxWaitNanos / 1_000_000;
-  }
-
-  /**
-   * Seconds a refused client should wait: 1 when few are refused, more as refusals outnumber
-   * admissions, with jitter so refused clients do not come back together.
-   */
-  private int retryAfterSeconds() {
-    double pressure = recentRefusals / (double) Math.max(1, recentAdmissions);
-    if (recentAdmissions + recentRefusals > 10_000) {
-      recentAdmissions /= 2;
-      recentRefusals /= 2;
-    }
-    double base = 1 + Math.min(4, pressure);
-    return (int) Math.max(1, Math.round(base * (0.5 + ThreadLocalRandom.current().nextDouble())));
   }
 
   private static void run(List<Runnable> actions) {

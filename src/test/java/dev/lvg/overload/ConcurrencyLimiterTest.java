@@ -153,31 +153,70 @@ class ConcurrencyLimiterTest {
   @Test
   void freedSlotsGoToTheTenantWithFewestRunning() {
     ConcurrencyLimiter limiter = limiter(2, 10);
-    Request noisy1 = ask(limiter, "noisy");
-    Request noisy2 = ask(limiter, "noisy");
-    Request noisyWaiting = ask(limiter, "noisy");
+    Request noisy = ask(limiter, "noisy");
     Request quiet = ask(limiter, "quiet");
+    Request noisyWaiting = ask(limiter, "noisy");
+    Request quietWaiting = ask(limiter, "quiet");
     assertThat(noisyWaiting.waited).isTrue();
-    assertThat(quiet.waited).isTrue();
-    noisy1.permit.release();
-    assertThat(quiet.running()).as("the quiet tenant runs nothing, so it goes first").isTrue();
+    assertThat(quietWaiting.waited).as("each holds its share: nothing to borrow").isTrue();
+    quiet.permit.release();
+    assertThat(quietWaiting.running())
+        .as("the quiet tenant now runs nothing, so it goes before an older waiter")
+        .isTrue();
     assertThat(noisyWaiting.running()).isFalse();
-    noisy2.permit.release();
+    noisy.permit.release();
     assertThat(noisyWaiting.running()).isTrue();
   }
 
   @Test
-  void aQuietTenantTakesTheWaitingPlaceOfATenantOverItsShare() {
-    ConcurrencyLimiter limiter = limiter(2, 10);
-    ask(limiter, "noisy");
-    ask(limiter, "noisy");
+  void aTenantUnderItsShareBorrowsASlotOfATenantOverItsShare() {
+    ConcurrencyLimiter limiter = limiter(4, 10);
+    List<Request> noisy = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      noisy.add(ask(limiter, "noisy"));
+    }
+    Request noisyWaiting = ask(limiter, "noisy");
+    assertThat(noisyWaiting.waited).isTrue();
+
+    Request quiet1 = ask(limiter, "quiet");
+    Request quiet2 = ask(limiter, "quiet");
+    assertThat(quiet1.running()).as("under its share of 2, the noisy tenant holds 4").isTrue();
+    assertThat(quiet2.running()).isTrue();
+    assertThat(limiter.running()).isEqualTo(6);
+    Request quiet3 = ask(limiter, "quiet");
+    assertThat(quiet3.waited).as("at its share, it waits like everyone").isTrue();
+
+    // The noisy tenant pays the loan back: its first two freed slots go to no one.
+    noisy.get(0).permit.release();
+    noisy.get(1).permit.release();
+    assertThat(noisyWaiting.running()).isFalse();
+    assertThat(quiet3.running()).isFalse();
+    assertThat(limiter.running()).isEqualTo(4);
+    noisy.get(2).permit.release();
+    assertThat(quiet3.running())
+        .as("back at the limit, the freed slot goes to the tenant running fewer")
+        .isFalse();
+    assertThat(noisyWaiting.running()).isTrue();
+    assertThat(decisions).doesNotContain("refused quiet QUEUE_FULL");
+  }
+
+  @Test
+  void aQuietTenantTakesTheWaitingPlaceOfATenantOverItsShareWhenNothingIsLeftToBorrow() {
+    ConcurrencyLimiter limiter = limiter(3, 10);
+    for (int i = 0; i < 3; i++) {
+      ask(limiter, "noisy");
+    }
     List<Request> noisyWaiting = new ArrayList<>();
     for (int i = 0; i < ConcurrencyLimiter.MIN_WAITING_ROOM; i++) {
       noisyWaiting.add(ask(limiter, "noisy"));
     }
     assertThat(noisyWaiting).allMatch(request -> request.waited && !request.refused());
+    assertThat(ask(limiter, "b").running()).isTrue();
+    assertThat(ask(limiter, "c").running())
+        .as("the noisy tenant holds 2 beyond its share")
+        .isTrue();
     Request quiet = ask(limiter, "quiet");
-    assertThat(quiet.waited).isTrue();
+    assertThat(quiet.waited).as("both of those slots are lent").isTrue();
     assertThat(quiet.refused()).isFalse();
     assertThat(noisyWaiting.get(noisyWaiting.size() - 1).refused())
         .as("the newest waiter of the tenant over its share gives up its place")
@@ -192,7 +231,7 @@ class ConcurrencyLimiterTest {
       ask(limiter, "a");
     }
     Request b = ask(limiter, "b");
-    assertThat(b.waited).isTrue();
+    assertThat(b.running()).as("it borrows one of a's slots").isTrue();
     int refusedOfA = 0;
     for (int i = 0; i < 20; i++) {
       if (ask(limiter, "a").refused()) {
