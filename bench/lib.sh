@@ -4,7 +4,8 @@ API=http://127.0.0.1:$PORT
 PG_URL=postgresql://postgres@127.0.0.1:5432/$DB
 POSTMASTER=$(head -1 "$(psql -h 127.0.0.1 -U postgres -Atc 'SHOW data_directory')/postmaster.pid")
 server=""
-trap '[ -n "$server" ] && kill $server 2>/dev/null; true' EXIT
+server_data=""
+trap 'stop_server' EXIT
 
 build() {
   mvn -B -q package -DskipTests -Dspotless.check.skip
@@ -33,10 +34,9 @@ start_gateway() { # mode [LVG_* settings ...]
   local mode=$1
   shift
   fresh_database
-  local data
-  data=$(mktemp -d "$PWD/target/bench-data-XXXX")
+  server_data=$(mktemp -d "$PWD/target/bench-data-XXXX")
   env "$@" LVG_PORT=$PORT LVG_MANAGEMENT_PORT=$MANAGEMENT LVG_HOST=127.0.0.1 LVG_DB_URL=$PG_URL \
-    LVG_MANIFEST_MODE="$mode" LVG_DATA_DIR="$data" LVG_BOOTSTRAP_TENANT=bench LVG_BOOTSTRAP_API_KEY=$KEY \
+    LVG_MANIFEST_MODE="$mode" LVG_DATA_DIR="$server_data" LVG_BOOTSTRAP_TENANT=bench LVG_BOOTSTRAP_API_KEY=$KEY \
     java -Xmx${HEAP:-512m} -jar target/lance-version-gateway.jar >target/bench-gateway.log 2>&1 &
   server=$!
   for _ in $(seq 1 120); do curl -sf localhost:$MANAGEMENT/health/ready >/dev/null && return; sleep 0.5; done
@@ -44,9 +44,8 @@ start_gateway() { # mode [LVG_* settings ...]
 }
 
 start_reference() {
-  local root
-  root=$(mktemp -d "$PWD/target/bench-reference-XXXX")
-  java --add-opens=java.base/java.nio=ALL-UNNAMED -cp "$CP" dev.lvg.bench.ReferenceServer $PORT "$root" \
+  server_data=$(mktemp -d "$PWD/target/bench-reference-XXXX")
+  java --add-opens=java.base/java.nio=ALL-UNNAMED -cp "$CP" dev.lvg.bench.ReferenceServer $PORT "$server_data" \
     >target/bench-reference.log 2>&1 &
   server=$!
   for _ in $(seq 1 120); do grep -q listening target/bench-reference.log && return; sleep 0.5; done
@@ -60,10 +59,12 @@ start_instant() {
   cat target/bench-instant.log; exit 1
 }
 
-stop_server() {
+stop_server() { # the server's data directory goes with it: a run writes a file per commit
   kill "$server" 2>/dev/null || true
   wait "$server" 2>/dev/null || true
   server=""
+  if [ -n "${server_data:-}" ]; then rm -rf "$server_data"; fi
+  server_data=""
 }
 
 load() { # key|- mode workload [seconds] -> the LoadGenerator's result line (JAVA_PROPERTIES too)
