@@ -1,12 +1,11 @@
 # A Citus cluster on loopback for chaos/citus.sh and bench/citus.sh: a coordinator and two workers
 # (PostgreSQL with the citus extension, synchronous commits), database lvg on each, stopped when the
 # sourcing script exits. Sets CITUS_URL (the coordinator's) and CITUS_WORKER_URL (the first worker's).
-pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+. chaos/postgres.sh
 if [ ! -f "$("$pgbin/pg_config" --pkglibdir)/citus.so" ]; then
   echo "citus is not installed in $("$pgbin/pg_config" --pkglibdir); see the README's scaling section" >&2
   exit 2
 fi
-as_pg() { if [ "$(id -u)" = 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi; }
 PORTS=(${CITUS_PORTS:-5495 5496 5497})
 work=$(mktemp -d /tmp/lvg-citus.XXXXXX)
 [ "$(id -u)" = 0 ] && chown postgres "$work"

@@ -27,7 +27,7 @@ if ! command -v patroni >/dev/null || ! command -v etcd >/dev/null \
 fi
 jar=$PWD/target/lance-version-gateway.jar
 [ -f "$jar" ] || { echo "build the jar first: mvn -B -DskipTests package"; exit 2; }
-pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+. chaos/postgres.sh
 work=$(mktemp -d /tmp/lvg-failover.XXXXXX)
 chmod 755 "$work"
 base=${LVG_FAILOVER_PORT_BASE:-5450}
@@ -39,7 +39,6 @@ mgmt=$((api + 1))
 pids=()
 gateway=""
 
-as_pg() { if [ "$(id -u)" = 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi; }
 cleanup() {
   [ -n "$gateway" ] && kill -KILL $gateway 2>/dev/null || true
   for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done

@@ -3,7 +3,7 @@
 
 jar=$PWD/target/lance-version-gateway.jar
 [ -f "$jar" ] || { echo "build the jar first: mvn -B -DskipTests package"; exit 2; }
-pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+. chaos/postgres.sh
 work=$(mktemp -d /tmp/lvg-chaos.XXXXXX)
 chmod 755 "$work"
 pgport=${LVG_CHAOS_PG_PORT:-5441}
@@ -11,7 +11,6 @@ api=${LVG_CHAOS_PORT:-2433}
 mgmt=$((api + 1))
 gateway=""
 
-as_pg() { if [ "$(id -u)" = 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi; }
 pg_start() {
   as_pg "$pgbin/pg_ctl" -D "$work/pg" -l "$work/sock/pg.log" -w -t 60 \
     -o "-p $pgport -k $work/sock -c listen_addresses=127.0.0.1 -c max_connections=100" start >/dev/null
