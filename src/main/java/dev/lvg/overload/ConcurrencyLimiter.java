@@ -296,6 +296,7 @@ public final class ConcurrencyLimiter {
   }
 
   private void expire(Requester.Waiting waiting) {
+    ApiException error;
     synchronized (this) {
       if (!waiting.requester.waiting.remove(waiting)) {
         return;
@@ -303,9 +304,11 @@ public final class ConcurrencyLimiter {
       waitingCount--;
       retryAdvice.refused();
       forgetIfIdle(waiting.requester);
+      // The advice and the limit are read under the lock, like every other use of them.
+      error = refusal(Reason.DEADLINE);
     }
     observer.refused(waiting.requester.name, Reason.DEADLINE);
-    waiting.waiter.refuse(refusal(Reason.DEADLINE));
+    waiting.waiter.refuse(error);
   }
 
   private void forgetIfIdle(Requester state) {
