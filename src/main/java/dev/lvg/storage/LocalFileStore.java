@@ -4,14 +4,12 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -209,21 +207,28 @@ public final class LocalFileStore implements ObjectStore {
               ? LocalFiles.copyThroughMark(staging, target, attempt)
               : LocalFiles.sourceMissing());
     } catch (FileAlreadyExistsException exists) {
-      return synced(LocalFiles.compare(staging, target));
+      // The same bytes may have been linked by an attempt that died before they were synced.
+      Copy found = LocalFiles.compare(staging, target);
+      return found.outcome() == CopyOutcome.SAME ? durable(found, target, ticket) : synced(found);
     } catch (IOException | UnsupportedOperationException noLinks) {
       return synced(LocalFiles.copyThroughMark(staging, target, attempt));
     }
-    Copy created = new Copy(CopyOutcome.CREATED, LocalFiles.describe(target));
+    return durable(new Copy(CopyOutcome.CREATED, LocalFiles.describe(target)), target, ticket);
+  }
+
+  /**
+   * Makes the final manifest of {@code copy} durable before it counts: by the group sync of {@code
+   * ticket}, or else the file and its directory synced on their own, as every file is once a sync
+   * of its file system has failed (a file's own sync reports a write-back error of its data that a
+   * file-system sync already reported).
+   */
+  private static Linked durable(Copy copy, Path target, GroupSync.Ticket ticket)
+      throws IOException {
     if (ticket != null && ticket.failuresBefore() == 0) {
-      return new Linked(created, ticket);
+      return new Linked(copy, ticket);
     }
-    // Once a sync of this file system has failed, each new file is synced on its own: a file's
-    // own sync reports a write-back error of its data that a file-system sync already reported.
-    try (FileChannel data = FileChannel.open(target, StandardOpenOption.READ)) {
-      data.force(false);
-    }
-    LocalFiles.syncDirectory(target.getParent());
-    return synced(created);
+    LocalFiles.syncFile(target);
+    return synced(copy);
   }
 
   private static Linked synced(Copy copy) {

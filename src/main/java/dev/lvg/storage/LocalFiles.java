@@ -64,7 +64,12 @@ final class LocalFiles {
       Files.createLink(target, mark);
     } catch (FileAlreadyExistsException exists) {
       Files.deleteIfExists(mark);
-      return compare(staging, target);
+      // The same bytes may have been written by an attempt that died before they were synced.
+      Copy found = compare(staging, target);
+      if (found.outcome() == CopyOutcome.SAME) {
+        syncFile(target);
+      }
+      return found;
     }
     syncDirectory(directory);
     return new Copy(CopyOutcome.CREATED, describe(target));
@@ -88,6 +93,14 @@ final class LocalFiles {
 
   static Path mark(Path target, String attempt) {
     return target.resolveSibling("." + target.getFileName() + "." + attempt + MARK_SUFFIX);
+  }
+
+  /** Makes a file's bytes and its name durable. */
+  static void syncFile(Path file) throws IOException {
+    try (FileChannel data = FileChannel.open(file, StandardOpenOption.READ)) {
+      data.force(false);
+    }
+    syncDirectory(file.getParent());
   }
 
   /** Makes a new or removed name in {@code directory} durable. */

@@ -182,6 +182,22 @@ class GroupSyncTest {
   }
 
   @Test
+  void aManifestAnEarlierAttemptLinkedCountsOnlyAfterASyncBegunAfterItWasFound() throws Exception {
+    LocalFileStore store = new LocalFileStore(vertx, group);
+    Path staging = Files.writeString(directory.resolve("staging.manifest"), "bytes");
+    Path finalManifest = directory.resolve("1.manifest");
+    // An attempt that died after its link and before any sync left the final name behind.
+    Files.createLink(finalManifest, staging);
+
+    Future<ObjectStore.Copy> retry =
+        store.createFinal(staging.toString(), finalManifest.toString(), "a2");
+    assertThat(fileSystems.nextRound()).isEqualTo(1);
+    assertThat(retry.isComplete()).as("not durable until that sync ends").isFalse();
+    fileSystems.gate.release();
+    assertThat(await(retry).outcome()).isEqualTo(ObjectStore.CopyOutcome.SAME);
+  }
+
+  @Test
   void afterAFailedSyncALocalStoreSyncsEachNewManifestOnItsOwn() throws Exception {
     LocalFileStore store = new LocalFileStore(vertx, group);
     Path staging = Files.writeString(directory.resolve("staging.manifest"), "bytes");
