@@ -190,10 +190,14 @@ public final class LocalFileStore implements ObjectStore {
 
   private Linked copy(Path staging, Path target, String attempt) throws IOException {
     if (staging.equals(target)) {
-      return synced(
-          Files.exists(target)
-              ? new Copy(CopyOutcome.SAME, LocalFiles.describe(target))
-              : new Copy(CopyOutcome.SOURCE_MISSING, null));
+      if (!Files.exists(target)) {
+        return synced(LocalFiles.sourceMissing());
+      }
+      // The writer put its manifest at the final name itself; it counts once durable like ours.
+      return durable(
+          new Copy(CopyOutcome.SAME, LocalFiles.describe(target)),
+          target,
+          group == null ? null : group.ticket(target.getParent()));
     }
     GroupSync.Ticket ticket = null;
     try {

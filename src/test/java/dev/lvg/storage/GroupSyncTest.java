@@ -198,6 +198,24 @@ class GroupSyncTest {
   }
 
   @Test
+  void aManifestItsWriterPutAtTheFinalNameCountsOnlyAfterASyncBegunAfterItWasFound()
+      throws Exception {
+    LocalFileStore store = new LocalFileStore(vertx, group);
+    String finalKey = Files.writeString(directory.resolve("1.manifest"), "bytes").toString();
+
+    Future<ObjectStore.Copy> found = store.createFinal(finalKey, finalKey, "a1");
+    assertThat(fileSystems.nextRound()).isEqualTo(1);
+    assertThat(found.isComplete()).as("not durable until that sync ends").isFalse();
+    fileSystems.gate.release();
+    assertThat(await(found).outcome()).isEqualTo(ObjectStore.CopyOutcome.SAME);
+
+    String missing = directory.resolve("2.manifest").toString();
+    assertThat(await(store.createFinal(missing, missing, "a2")).outcome())
+        .isEqualTo(ObjectStore.CopyOutcome.SOURCE_MISSING);
+    assertThat(fileSystems.syncs.get()).as("nothing to make durable").isEqualTo(1);
+  }
+
+  @Test
   void afterAFailedSyncALocalStoreSyncsEachNewManifestOnItsOwn() throws Exception {
     LocalFileStore store = new LocalFileStore(vertx, group);
     Path staging = Files.writeString(directory.resolve("staging.manifest"), "bytes");
