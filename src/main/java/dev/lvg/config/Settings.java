@@ -1,5 +1,6 @@
 package dev.lvg.config;
 
+import java.util.List;
 import java.util.Map;
 
 /** Typed access to the {@code LVG_*} settings, each validated with its key in the error. */
@@ -12,7 +13,7 @@ record Settings(Map<String, String> values) {
   /** One of {@code allowed}, the first being the default. */
   String choice(String key, String... allowed) {
     String value = string(key, allowed[0]);
-    if (!java.util.List.of(allowed).contains(value)) {
+    if (!List.of(allowed).contains(value)) {
       throw new ConfigException(
           key + " must be " + String.join(" or ", allowed) + ", got '" + value + "'");
     }

@@ -7,6 +7,7 @@ import com.sun.jna.Platform;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.function.IntSupplier;
 
 /**
  * syncfs(2) through the C library: writes every file's data and metadata cached for one file system
@@ -55,32 +56,26 @@ final class Syncfs implements GroupSync.FileSystems {
 
   @Override
   public int open(Path directory) throws IOException {
-    try {
-      return c.open(directory.toString(), O_RDONLY | O_CLOEXEC);
-    } catch (LastErrorException e) {
-      throw failure("open", directory.toString(), e);
-    }
+    return call(
+        "open", directory.toString(), () -> c.open(directory.toString(), O_RDONLY | O_CLOEXEC));
   }
 
   @Override
   public void sync(int descriptor) throws IOException {
-    try {
-      c.syncfs(descriptor);
-    } catch (LastErrorException e) {
-      throw failure("syncfs", "descriptor " + descriptor, e);
-    }
+    call("syncfs", "descriptor " + descriptor, () -> c.syncfs(descriptor));
   }
 
   @Override
   public void close(int descriptor) throws IOException {
-    try {
-      c.close(descriptor);
-    } catch (LastErrorException e) {
-      throw failure("close", "descriptor " + descriptor, e);
-    }
+    call("close", "descriptor " + descriptor, () -> c.close(descriptor));
   }
 
-  private static IOException failure(String call, String of, LastErrorException e) {
-    return new IOException(call + " of " + of + " failed with errno " + e.getErrorCode(), e);
+  /** Runs a C call; its errno becomes an IOException naming the call and what it was made on. */
+  private static int call(String call, String of, IntSupplier function) throws IOException {
+    try {
+      return function.getAsInt();
+    } catch (LastErrorException e) {
+      throw new IOException(call + " of " + of + " failed with errno " + e.getErrorCode(), e);
+    }
   }
 }
