@@ -124,6 +124,11 @@ public final class DeadlineStore implements ObjectStore {
   }
 
   @Override
+  public List<Future<Copy>> createFinalAll(List<Placement> placements) {
+    return store.createFinalAll(placements).stream().map(copy -> bounded("copy", copy)).toList();
+  }
+
+  @Override
   public Future<Boolean> removeAbandoned(String finalKey) {
     return bounded("remove", store.removeAbandoned(finalKey));
   }
@@ -134,7 +139,7 @@ public final class DeadlineStore implements ObjectStore {
   }
 
   @Override
-  public Future<Void> settleAll(List<Settlement> settlements) {
+  public Future<Void> settleAll(List<Placement> settlements) {
     return bounded("settle", store.settleAll(settlements));
   }
 }

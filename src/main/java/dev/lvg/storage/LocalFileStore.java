@@ -10,8 +10,11 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
@@ -172,21 +175,87 @@ public final class LocalFileStore implements ObjectStore {
 
   @Override
   public Future<Copy> createFinal(String staging, String finalKey, String attempt) {
-    return blocking("create", finalKey, () -> copy(Path.of(staging), Path.of(finalKey), attempt))
-        .compose(
-            linked ->
-                linked.ticket() == null
-                    ? Future.succeededFuture(linked.copy())
-                    : group
-                        .after(linked.ticket())
-                        .recover(
-                            error ->
-                                Future.failedFuture(new StorageException("sync", finalKey, error)))
-                        .map(linked.copy()));
+    return createFinalAll(List.of(new Placement(staging, finalKey, attempt))).get(0);
   }
 
-  /** A copy and the ticket of the group sync that makes it durable, or null for none. */
-  private record Linked(Copy copy, GroupSync.Ticket ticket) {}
+  /**
+   * One worker task links every placement; then one group sync per file system makes them durable
+   * (a placement the task synced on its own, or that failed, answers at once).
+   */
+  @Override
+  public List<Future<Copy>> createFinalAll(List<Placement> placements) {
+    Future<List<Linked>> linked =
+        vertx.executeBlocking(
+            () -> {
+              List<Linked> all = new ArrayList<>(placements.size());
+              for (Placement one : placements) {
+                try {
+                  all.add(copy(Path.of(one.staging()), Path.of(one.finalKey()), one.attempt()));
+                } catch (IOException | RuntimeException failed) {
+                  all.add(
+                      new Linked(
+                          null, null, new StorageException("create", one.finalKey(), failed)));
+                }
+              }
+              return all;
+            },
+            false);
+    Future<List<Future<Copy>>> durable =
+        linked.map(
+            all -> {
+              Map<GroupSync.Ticket, Future<Void>> syncs = syncs(all);
+              List<Future<Copy>> each = new ArrayList<>(all.size());
+              for (int i = 0; i < all.size(); i++) {
+                each.add(all.get(i).durable(syncs, placements.get(i).finalKey()));
+              }
+              return each;
+            });
+    List<Future<Copy>> answers = new ArrayList<>(placements.size());
+    for (int i = 0; i < placements.size(); i++) {
+      int index = i;
+      String finalKey = placements.get(i).finalKey();
+      answers.add(
+          durable.transform(
+              done ->
+                  done.succeeded()
+                      ? done.result().get(index)
+                      : Future.failedFuture(
+                          new StorageException("create", finalKey, done.cause()))));
+    }
+    return answers;
+  }
+
+  /**
+   * One group sync per ticket among {@code all}, asked for together so that one sync serves all.
+   */
+  private Map<GroupSync.Ticket, Future<Void>> syncs(List<Linked> all) {
+    Map<GroupSync.Ticket, Future<Void>> syncs = new HashMap<>();
+    for (Linked one : all) {
+      if (one.ticket() != null) {
+        syncs.computeIfAbsent(one.ticket(), group::after);
+      }
+    }
+    return syncs;
+  }
+
+  /**
+   * A copy and the ticket of the group sync that makes it durable (null for none), or the failure
+   * of the placement.
+   */
+  private record Linked(Copy copy, GroupSync.Ticket ticket, StorageException failure) {
+    Future<Copy> durable(Map<GroupSync.Ticket, Future<Void>> syncs, String finalKey) {
+      if (failure != null) {
+        return Future.failedFuture(failure);
+      }
+      if (ticket == null) {
+        return Future.succeededFuture(copy);
+      }
+      return syncs
+          .get(ticket)
+          .recover(error -> Future.failedFuture(new StorageException("sync", finalKey, error)))
+          .map(copy);
+    }
+  }
 
   private Linked copy(Path staging, Path target, String attempt) throws IOException {
     if (staging.equals(target)) {
@@ -229,62 +298,30 @@ public final class LocalFileStore implements ObjectStore {
   private static Linked durable(Copy copy, Path target, GroupSync.Ticket ticket)
       throws IOException {
     if (ticket != null && ticket.failuresBefore() == 0) {
-      return new Linked(copy, ticket);
+      return new Linked(copy, ticket, null);
     }
     LocalFiles.syncFile(target);
     return synced(copy);
   }
 
   private static Linked synced(Copy copy) {
-    return new Linked(copy, null);
+    return new Linked(copy, null, null);
   }
 
-  /**
-   * A final manifest was left by an attempt that died when it is still the same file as a staging
-   * manifest next to it (named after it, as Lance names staging manifests) or as an attempt's mark.
-   */
+  /** See {@link LocalFiles#removeAbandoned}. */
   @Override
   public Future<Boolean> removeAbandoned(String finalKey) {
-    return blocking(
-        "remove",
-        finalKey,
-        () -> {
-          Path target = Path.of(finalKey);
-          String name = target.getFileName().toString();
-          boolean abandoned = false;
-          try (DirectoryStream<Path> siblings =
-              Files.newDirectoryStream(
-                  target.getParent(),
-                  entry -> {
-                    String sibling = entry.getFileName().toString();
-                    return !sibling.equals(name)
-                        && (sibling.startsWith(name) || sibling.startsWith("." + name + "."));
-                  })) {
-            for (Path sibling : siblings) {
-              if (Files.exists(target) && Files.isSameFile(sibling, target)) {
-                abandoned = true;
-              }
-              if (sibling.getFileName().toString().endsWith(LocalFiles.MARK_SUFFIX)) {
-                Files.deleteIfExists(sibling);
-              }
-            }
-          }
-          if (abandoned) {
-            Files.delete(target);
-            LocalFiles.syncDirectory(target.getParent());
-          }
-          return abandoned;
-        });
+    return blocking("remove", finalKey, () -> LocalFiles.removeAbandoned(Path.of(finalKey)));
   }
 
   @Override
   public Future<Void> settle(String staging, String finalKey, String attempt) {
-    return settleAll(List.of(new Settlement(staging, finalKey, attempt)));
+    return settleAll(List.of(new Placement(staging, finalKey, attempt)));
   }
 
   /** One worker task for the whole list; every settlement is tried, the first failure reported. */
   @Override
-  public Future<Void> settleAll(List<Settlement> settlements) {
+  public Future<Void> settleAll(List<Placement> settlements) {
     if (settlements.isEmpty()) {
       return Future.succeededFuture();
     }
@@ -293,7 +330,7 @@ public final class LocalFileStore implements ObjectStore {
         settlements.get(0).finalKey(),
         () -> {
           IOException first = null;
-          for (Settlement one : settlements) {
+          for (Placement one : settlements) {
             try {
               if (!one.staging().equals(one.finalKey())) {
                 Files.deleteIfExists(Path.of(one.staging()));

@@ -7,6 +7,7 @@ import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -93,6 +94,38 @@ final class LocalFiles {
 
   static Path mark(Path target, String attempt) {
     return target.resolveSibling("." + target.getFileName() + "." + attempt + MARK_SUFFIX);
+  }
+
+  /**
+   * Removes {@code target} if it is still the same file as a staging manifest next to it (named
+   * after it, as Lance names staging manifests) or as an attempt's mark, which only an attempt that
+   * died leaves; every mark next to it goes too. Answers whether it removed the file.
+   */
+  static boolean removeAbandoned(Path target) throws IOException {
+    String name = target.getFileName().toString();
+    boolean abandoned = false;
+    try (DirectoryStream<Path> siblings =
+        Files.newDirectoryStream(
+            target.getParent(),
+            entry -> {
+              String sibling = entry.getFileName().toString();
+              return !sibling.equals(name)
+                  && (sibling.startsWith(name) || sibling.startsWith("." + name + "."));
+            })) {
+      for (Path sibling : siblings) {
+        if (Files.exists(target) && Files.isSameFile(sibling, target)) {
+          abandoned = true;
+        }
+        if (sibling.getFileName().toString().endsWith(MARK_SUFFIX)) {
+          Files.deleteIfExists(sibling);
+        }
+      }
+    }
+    if (abandoned) {
+      Files.delete(target);
+      syncDirectory(target.getParent());
+    }
+    return abandoned;
   }
 
   /** Makes a file's bytes and its name durable. */

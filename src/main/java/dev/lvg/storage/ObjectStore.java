@@ -49,6 +49,16 @@ public interface ObjectStore {
   Future<Copy> createFinal(String staging, String finalKey, String attempt);
 
   /**
+   * {@link #createFinal} for several placements at once, one answer per placement in order; a store
+   * may share the work among them (one worker task, one sync for all).
+   */
+  default List<Future<Copy>> createFinalAll(List<Placement> placements) {
+    return placements.stream()
+        .map(one -> createFinal(one.staging(), one.finalKey(), one.attempt()))
+        .toList();
+  }
+
+  /**
    * Removes {@code finalKey} if it carries an attempt's mark (its attempt never committed); answers
    * whether it did. The caller must hold the version's slot.
    */
@@ -63,7 +73,7 @@ public interface ObjectStore {
   /**
    * {@link #settle} for several committed attempts at once; one failing does not stop the others.
    */
-  default Future<Void> settleAll(List<Settlement> settlements) {
+  default Future<Void> settleAll(List<Placement> settlements) {
     return Future.join(
             settlements.stream()
                 .map(one -> settle(one.staging(), one.finalKey(), one.attempt()))
@@ -71,8 +81,11 @@ public interface ObjectStore {
         .mapEmpty();
   }
 
-  /** What {@link #settle} takes: the staging key, the final key and the attempt that committed. */
-  record Settlement(String staging, String finalKey, String attempt) {}
+  /**
+   * A staging object, the final key it goes to and the attempt that places it: what {@link
+   * #createFinalAll} and {@link #settleAll} take.
+   */
+  record Placement(String staging, String finalKey, String attempt) {}
 
   /**
    * How a copy went: created, already there with the same bytes, there with other bytes, or no

@@ -22,9 +22,13 @@ final class CommitQueue {
   /** A request waiting for its answer. */
   record Pending(NewVersion request, Promise<Commit> answer) {}
 
-  /** Runs one batch; answers every request of it, and completes when it is done. */
+  /**
+   * Runs one batch; answers every request of it, and completes when it is done. It may call {@code
+   * release} earlier, once the batch no longer needs the pipeline (its work left to do holds no
+   * slot), to let the next batch start.
+   */
   interface BatchRunner {
-    Future<Void> run(List<Pending> batch);
+    Future<Void> run(List<Pending> batch, Runnable release);
   }
 
   private final BatchRunner runner;
@@ -65,9 +69,18 @@ final class CommitQueue {
       List<Pending> batch = nextBatch();
       batchSizes.accept(batch.size());
       running++;
+      boolean[] released = {false};
+      Runnable release =
+          () -> {
+            if (!released[0]) {
+              released[0] = true;
+              running--;
+              drain();
+            }
+          };
       Future<Void> done;
       try {
-        done = runner.run(batch);
+        done = runner.run(batch, release);
       } catch (RuntimeException e) {
         done = Future.failedFuture(e);
       }
@@ -78,8 +91,7 @@ final class CommitQueue {
                 pending.answer().tryFail(result.failed() ? result.cause() : unanswered());
               }
             }
-            running--;
-            drain();
+            release.run();
           });
     }
   }

@@ -16,7 +16,7 @@ import java.util.UUID;
  *
  * <ol>
  *   <li>insert the row (the caller, in its transaction);
- *   <li>{@link #createFinal}: copy the staging manifest to its final name, create-if-absent and
+ *   <li>{@link #createFinalAll}: copy the staging manifest to its final name, create-if-absent and
  *       synced, marked with the row's transaction id; a final manifest that still carries another
  *       attempt's mark was left by an attempt that died and is replaced; one without a mark is
  *       someone else's and is never touched (409 code 14);
@@ -32,35 +32,85 @@ import java.util.UUID;
 final class Finalizer {
   private Finalizer() {}
 
-  /** Copies the staging manifest to its final name under {@code attempt}; see the class comment. */
-  static Future<ObjectStore.ObjectInfo> createFinal(Manifests.Target target, UUID attempt) {
-    return createFinal(target, attempt, true);
+  /**
+   * Copies each staging manifest to its final name under its attempt (see the class comment), one
+   * answer per target in order; {@code targets.get(i)} belongs to {@code attempts.get(i)}. The
+   * copies to one store go out in one call, which may share its work (one sync for all).
+   */
+  static List<Future<ObjectStore.ObjectInfo>> createFinalAll(
+      List<Manifests.Target> targets, List<UUID> attempts) {
+    Map<ObjectStore, List<Integer>> byStore = byStore(targets);
+    List<Future<ObjectStore.ObjectInfo>> answers = new ArrayList<>(targets.size());
+    targets.forEach(target -> answers.add(null));
+    byStore.forEach(
+        (store, indexes) -> {
+          List<Future<ObjectStore.Copy>> copies =
+              store.createFinalAll(placements(targets, attempts, indexes));
+          for (int i = 0; i < indexes.size(); i++) {
+            int index = indexes.get(i);
+            answers.set(
+                index,
+                copies
+                    .get(i)
+                    .compose(copy -> outcome(targets.get(index), attempts.get(index), copy, true)));
+          }
+        });
+    return answers;
   }
 
   private static Future<ObjectStore.ObjectInfo> createFinal(
       Manifests.Target target, UUID attempt, boolean mayReplaceAbandoned) {
-    ObjectStore store = target.store();
-    return store
+    return target
+        .store()
         .createFinal(target.stagingKey(), target.finalKey(), attempt.toString())
-        .compose(
-            copy ->
-                switch (copy.outcome()) {
-                  case CREATED, SAME -> Future.succeededFuture(copy.info());
-                  case SOURCE_MISSING ->
-                      Future.failedFuture(
-                          ApiException.invalidInput(
-                              "the staging manifest " + target.stagingKey() + " does not exist"));
-                  case OTHER_BYTES ->
-                      mayReplaceAbandoned
-                          ? store
-                              .removeAbandoned(target.finalKey())
-                              .compose(
-                                  removed ->
-                                      removed
-                                          ? createFinal(target, attempt, false)
-                                          : Future.failedFuture(otherContent()))
-                          : Future.failedFuture(otherContent());
-                });
+        .compose(copy -> outcome(target, attempt, copy, mayReplaceAbandoned));
+  }
+
+  /**
+   * What a copy means: done, a client error, or a final manifest with other bytes, replaced once
+   * when an attempt that died left it.
+   */
+  private static Future<ObjectStore.ObjectInfo> outcome(
+      Manifests.Target target, UUID attempt, ObjectStore.Copy copy, boolean mayReplaceAbandoned) {
+    ObjectStore store = target.store();
+    return switch (copy.outcome()) {
+      case CREATED, SAME -> Future.succeededFuture(copy.info());
+      case SOURCE_MISSING ->
+          Future.failedFuture(
+              ApiException.invalidInput(
+                  "the staging manifest " + target.stagingKey() + " does not exist"));
+      case OTHER_BYTES ->
+          mayReplaceAbandoned
+              ? store
+                  .removeAbandoned(target.finalKey())
+                  .compose(
+                      removed ->
+                          removed
+                              ? createFinal(target, attempt, false)
+                              : Future.failedFuture(otherContent()))
+              : Future.failedFuture(otherContent());
+    };
+  }
+
+  /** The indexes of {@code targets} by store, in order. */
+  private static Map<ObjectStore, List<Integer>> byStore(List<Manifests.Target> targets) {
+    Map<ObjectStore, List<Integer>> byStore = new IdentityHashMap<>();
+    for (int i = 0; i < targets.size(); i++) {
+      byStore.computeIfAbsent(targets.get(i).store(), store -> new ArrayList<>()).add(i);
+    }
+    return byStore;
+  }
+
+  private static List<ObjectStore.Placement> placements(
+      List<Manifests.Target> targets, List<UUID> attempts, List<Integer> indexes) {
+    return indexes.stream()
+        .map(
+            i ->
+                new ObjectStore.Placement(
+                    targets.get(i).stagingKey(),
+                    targets.get(i).finalKey(),
+                    attempts.get(i).toString()))
+        .toList();
   }
 
   private static ApiException otherContent() {
@@ -79,21 +129,12 @@ final class Finalizer {
    * to a replay, which settles again.
    */
   static Future<Void> settleAll(List<Manifests.Target> targets, List<UUID> attempts) {
-    Map<ObjectStore, List<ObjectStore.Settlement>> byStore = new IdentityHashMap<>();
-    for (int i = 0; i < targets.size(); i++) {
-      Manifests.Target target = targets.get(i);
-      byStore
-          .computeIfAbsent(target.store(), store -> new ArrayList<>())
-          .add(
-              new ObjectStore.Settlement(
-                  target.stagingKey(), target.finalKey(), attempts.get(i).toString()));
-    }
     return Future.join(
-            byStore.entrySet().stream()
+            byStore(targets).entrySet().stream()
                 .map(
                     each ->
                         each.getKey()
-                            .settleAll(each.getValue())
+                            .settleAll(placements(targets, attempts, each.getValue()))
                             .recover(cleanupFailed -> Future.succeededFuture()))
                 .toList())
         .mapEmpty();

@@ -3,11 +3,10 @@ package dev.lvg.version;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Failures;
 import dev.lvg.storage.Manifests;
+import dev.lvg.storage.ObjectStore;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
-import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.SqlConnection;
-import io.vertx.sqlclient.Transaction;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -48,10 +47,11 @@ final class VersionCommitter implements CommitQueue.BatchRunner {
   }
 
   @Override
-  public Future<Void> run(List<CommitQueue.Pending> batch) {
+  public Future<Void> run(List<CommitQueue.Pending> batch, Runnable release) {
     List<CommitQueue.Pending> ordered = new ArrayList<>(batch);
     ordered.sort(LOCK_ORDER);
-    Future<Void> done = manifests.finalizes() ? finalizeBatch(ordered) : recordBatch(ordered);
+    Future<Void> done =
+        manifests.finalizes() ? finalizeBatch(ordered, release) : recordBatch(ordered);
     return done.recover(error -> afterBatchFailure(ordered, error));
   }
 
@@ -97,52 +97,80 @@ final class VersionCommitter implements CommitQueue.BatchRunner {
     }
   }
 
-  private Future<Void> finalizeBatch(List<CommitQueue.Pending> batch) {
+  private Future<Void> finalizeBatch(List<CommitQueue.Pending> batch, Runnable release) {
     List<Entry> entries = new ArrayList<>();
     return pool.getConnection()
         .compose(
             conn -> {
-              Future<Transaction> begun = conn.begin();
-              // The insert goes out right behind BEGIN on the same connection (one round trip);
-              // BEGIN on a live connection does not fail, and on a broken one neither runs.
+              // BEGIN and the insert go out together (one round trip); BEGIN on a live connection
+              // does not fail, and on a broken one neither runs.
+              Future<?> begun = conn.query("BEGIN").execute();
               return repository
                   .insertVersions(conn, requests(batch), true)
-                  .compose(
-                      inserted ->
-                          begun.compose(tx -> finalizeInserted(conn, batch, inserted, entries)))
-                  .compose(
-                      rows -> conn.transaction().commit().map(rows), error -> rollBack(conn, error))
+                  .compose(inserted -> begun.compose(open -> copyAll(batch, inserted, entries)))
+                  .compose(copied -> recordAndCommit(conn, entries), error -> rollBack(conn, error))
                   .onComplete(done -> conn.close());
             })
-        .compose(rows -> answerFinalized(batch, entries, rows));
+        .compose(
+            rows -> {
+              release.run();
+              return answerFinalized(batch, entries, rows);
+            });
   }
 
   private static <T> Future<T> rollBack(SqlConnection conn, Throwable error) {
-    Transaction tx = conn.transaction();
-    return tx == null
-        ? Future.failedFuture(error)
-        : tx.rollback().transform(rolledBack -> Future.failedFuture(error));
+    return conn.query("ROLLBACK").execute().transform(rolledBack -> Future.failedFuture(error));
   }
 
-  /** Inside the transaction: copies every inserted row's manifest, then records the outcomes. */
-  private Future<Map<UUID, TableVersion>> finalizeInserted(
-      SqlClient tx,
+  /**
+   * Finalizes the manifest of every inserted row, the copies to one store in one call; a copy's
+   * failure stays with its entry.
+   */
+  private Future<Void> copyAll(
       List<CommitQueue.Pending> batch,
       List<VersionRepository.Inserted> inserted,
       List<Entry> entries) {
     Map<UUID, CommitQueue.Pending> byAttempt = new HashMap<>();
     batch.forEach(pending -> byAttempt.put(pending.request().transactionId(), pending));
-    List<Future<Void>> copies = new ArrayList<>(inserted.size());
+    List<Entry> copying = new ArrayList<>();
     for (VersionRepository.Inserted row : inserted) {
       Entry entry = new Entry(byAttempt.get(row.row().transactionId()), row);
       entries.add(entry);
-      copies.add(copy(entry));
+      if (target(entry)) {
+        copying.add(entry);
+      }
     }
-    return Future.join(copies).transform(allCopied -> record(tx, entries));
+    List<Future<ObjectStore.ObjectInfo>> copies =
+        Finalizer.createFinalAll(
+            copying.stream().map(entry -> entry.target).toList(),
+            copying.stream().map(Entry::attempt).toList());
+    List<Future<Void>> outcomes = new ArrayList<>(copying.size());
+    for (int i = 0; i < copying.size(); i++) {
+      Entry entry = copying.get(i);
+      outcomes.add(
+          copies
+              .get(i)
+              .map(
+                  info -> {
+                    entry.manifest =
+                        new VersionRepository.FinalManifest(
+                            entry.inserted,
+                            entry.target.clientFinalPath(),
+                            info.size(),
+                            info.eTag());
+                    return (Void) null;
+                  })
+              .otherwise(
+                  error -> {
+                    entry.failure = error;
+                    return null;
+                  }));
+    }
+    return Future.join(outcomes).mapEmpty();
   }
 
-  /** Finalizes one entry's manifest; its failure stays with the entry. */
-  private Future<Void> copy(Entry entry) {
+  /** Where the entry's manifest goes: false when it needs no copy or its request is invalid. */
+  private boolean target(Entry entry) {
     NewVersion request = entry.pending.request();
     try {
       entry.target =
@@ -154,61 +182,56 @@ final class VersionCommitter implements CommitQueue.BatchRunner {
               request.namingScheme());
     } catch (ApiException invalid) {
       entry.failure = invalid;
-      return Future.succeededFuture();
+      return false;
     }
-    if (entry.target == null) {
-      return Future.succeededFuture();
-    }
-    return Finalizer.createFinal(entry.target, entry.attempt())
-        .map(
-            info -> {
-              entry.manifest =
-                  new VersionRepository.FinalManifest(
-                      entry.inserted, entry.target.clientFinalPath(), info.size(), info.eTag());
-              return (Void) null;
-            })
-        .otherwise(
-            error -> {
-              entry.failure = error;
-              return null;
-            });
+    return entry.target != null;
   }
 
-  /** Removes the rows that failed and records the final manifests of the others. */
-  private Future<Map<UUID, TableVersion>> record(SqlClient tx, List<Entry> entries) {
+  /**
+   * Removes the rows that failed, records the final manifests of the others and the audit event,
+   * and commits: every statement and the COMMIT go out together, in one round trip. A statement
+   * that fails aborts the transaction, so the COMMIT behind it rolls back; its error is the
+   * batch's.
+   */
+  private Future<Map<UUID, TableVersion>> recordAndCommit(SqlConnection conn, List<Entry> entries) {
     List<VersionRepository.Inserted> failed = new ArrayList<>();
     List<VersionRepository.FinalManifest> finalized = new ArrayList<>();
+    List<NewVersion> created = new ArrayList<>();
     Map<UUID, TableVersion> rows = new HashMap<>();
     for (Entry entry : entries) {
       if (entry.failure != null) {
         failed.add(entry.inserted);
-      } else if (entry.manifest != null) {
+        continue;
+      }
+      created.add(entry.pending.request());
+      if (entry.manifest != null) {
         finalized.add(entry.manifest);
       } else {
         rows.put(entry.attempt(), entry.inserted.row());
       }
     }
-    List<NewVersion> created = new ArrayList<>();
-    for (Entry entry : entries) {
-      if (entry.failure == null) {
-        created.add(entry.pending.request());
-      }
+    List<Future<?>> statements = new ArrayList<>();
+    if (!failed.isEmpty()) {
+      statements.add(repository.deleteInserted(conn, failed));
     }
-    Future<Void> removed =
-        failed.isEmpty() ? Future.succeededFuture() : repository.deleteInserted(tx, failed);
-    Future<Void> audited = VersionAudit.record(tx, created);
-    return Future.all(removed, audited)
-        .compose(
-            done ->
-                finalized.isEmpty()
-                    ? Future.succeededFuture(rows)
-                    : repository
-                        .setFinalManifests(tx, finalized)
-                        .map(
-                            updated -> {
-                              updated.forEach(row -> rows.put(row.transactionId(), row));
-                              return rows;
-                            }));
+    statements.add(VersionAudit.record(conn, created));
+    if (!finalized.isEmpty()) {
+      statements.add(
+          repository
+              .setFinalManifests(conn, finalized)
+              .onSuccess(updated -> updated.forEach(row -> rows.put(row.transactionId(), row))));
+    }
+    statements.add(conn.query("COMMIT").execute());
+    return Future.join(statements)
+        .transform(
+            all -> {
+              for (Future<?> statement : statements) {
+                if (statement.failed()) {
+                  return Future.failedFuture(statement.cause());
+                }
+              }
+              return Future.succeededFuture(rows);
+            });
   }
 
   /** After the commit: settles finalized manifests, then answers every request of the batch. */
@@ -260,7 +283,8 @@ final class VersionCommitter implements CommitQueue.BatchRunner {
           .mapEmpty();
     }
     if (unanswered.size() > 1 && !(error instanceof ApiException)) {
-      return Future.join(unanswered.stream().map(pending -> run(List.of(pending))).toList())
+      return Future.join(
+              unanswered.stream().map(pending -> run(List.of(pending), () -> {})).toList())
           .mapEmpty();
     }
     unanswered.forEach(pending -> pending.answer().tryFail(error));

@@ -143,6 +143,140 @@ class FinalizeIT {
     assertThat(Files.readString(other.resolve("_versions/1.manifest-x"))).isEqualTo("theirs");
   }
 
+  /** Declares table {@code name} in namespace ns; its {@code _versions} directory exists. */
+  private Path declareTable(String name) throws Exception {
+    Path location =
+        Path.of(
+            api.post("/v1/table/ns%24" + name + "/declare", "{}")
+                .assertOk()
+                .get("location")
+                .asText());
+    Files.createDirectories(location.resolve("_versions"));
+    return location;
+  }
+
+  private CompletableFuture<Api.Response> createAsync(String table, long version, String path) {
+    return api.postAsync(
+        "/v1/table/ns%24" + table + "/version/create", create(version, path, "V1"));
+  }
+
+  private static String staged(Path table, String name, String content) throws Exception {
+    Path staging = table.resolve("_versions").resolve(name);
+    Files.writeString(staging, content);
+    return staging.toString().substring(1);
+  }
+
+  @Test
+  void oneBatchOfGoodAndBadCreatesAnswersEachOnItsOwnAndKeepsOnlyTheGoodOnes() throws Exception {
+    Path blocker = declareTable("blocker");
+    Path good = declareTable("good");
+    Path other = declareTable("other");
+    Path missing = declareTable("missing");
+    Path foreign = declareTable("foreign");
+    Path gap = declareTable("gap");
+    Files.writeString(foreign.resolve("_versions/1.manifest"), "someone else's commit");
+    api.post("/v1/table/ns%24gap/version/create", create(1, staged(gap, "1.m-a", "g1"), "V1"))
+        .assertOk();
+    CompletableFuture<Api.Response> first;
+    List<CompletableFuture<Api.Response>> mixed = new ArrayList<>();
+    try (TableLock lock = new TableLock(gw, "table_versions")) {
+      first = createAsync("blocker", 1, staged(blocker, "1.m-a", "b"));
+      lock.awaitSessionsWaiting(1);
+      mixed.add(createAsync("good", 1, staged(good, "1.m-a", "g1")));
+      mixed.add(createAsync("other", 1, staged(other, "1.m-a", "o1")));
+      mixed.add(
+          createAsync("missing", 1, missing.toString().substring(1) + "/_versions/1.m-never"));
+      mixed.add(createAsync("foreign", 1, staged(foreign, "1.m-a", "mine")));
+      mixed.add(createAsync("gap", 3, staged(gap, "3.m-a", "g3")));
+      mixed.add(createAsync("undeclared", 1, good.toString().substring(1) + "/_versions/1.m-a"));
+      lock.awaitQueued(mixed.size());
+    }
+    first.join().assertOk();
+    mixed.get(0).join().assertOk();
+    mixed.get(1).join().assertOk();
+    mixed.get(2).join().assertError(400, 13);
+    mixed.get(3).join().assertError(409, 14);
+    mixed.get(4).join().assertError(409, 14);
+    mixed.get(5).join().assertError(404, 4);
+    assertThat(Files.readString(good.resolve("_versions/1.manifest"))).isEqualTo("g1");
+    assertThat(Files.readString(other.resolve("_versions/1.manifest"))).isEqualTo("o1");
+    assertThat(Files.exists(good.resolve("_versions/1.m-a"))).isFalse();
+    assertThat(Files.readString(foreign.resolve("_versions/1.manifest")))
+        .isEqualTo("someone else's commit");
+    for (String name : List.of("good", "other", "gap")) {
+      assertThat(
+              api.post("/v1/table/ns%24" + name + "/version/list", null).assertOk().get("versions"))
+          .hasSize(1);
+    }
+    for (String name : List.of("missing", "foreign")) {
+      assertThat(
+              api.post("/v1/table/ns%24" + name + "/version/list", null).assertOk().get("versions"))
+          .isEmpty();
+    }
+    assertThat(Files.exists(gap.resolve("_versions/3.manifest"))).isFalse();
+    try (var files = Files.list(foreign.resolve("_versions"))) {
+      assertThat(files.map(f -> f.getFileName().toString()))
+          .as("no mark is left where the batch's copy was refused")
+          .containsExactlyInAnyOrder("1.manifest", "1.m-a");
+    }
+  }
+
+  @Test
+  void aStatementThatFailsInABatchRollsItAllBackAndTheOthersSucceedOnTheirOwn() throws Exception {
+    Path blocker = declareTable("blocker");
+    Path good = declareTable("good");
+    Path doomed = declareTable("doomed");
+    try (Connection db = gw.jdbc();
+        Statement statement = db.createStatement()) {
+      statement.execute(
+          """
+          CREATE FUNCTION refuse_doomed() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN
+            IF NEW.version = 424242 AND NEW.manifest_path <> OLD.manifest_path THEN
+              RAISE EXCEPTION 'refused by the test';
+            END IF;
+            RETURN NEW;
+          END $$;
+          CREATE TRIGGER refuse_doomed BEFORE UPDATE ON table_versions
+            FOR EACH ROW EXECUTE FUNCTION refuse_doomed();
+          """);
+    }
+    String doomedStaging = staged(doomed, "424242.m-a", "d");
+    CompletableFuture<Api.Response> first;
+    CompletableFuture<Api.Response> goodCall;
+    CompletableFuture<Api.Response> doomedCall;
+    try {
+      try (TableLock lock = new TableLock(gw, "table_versions")) {
+        first = createAsync("blocker", 1, staged(blocker, "1.m-a", "b"));
+        lock.awaitSessionsWaiting(1);
+        goodCall = createAsync("good", 1, staged(good, "1.m-a", "g1"));
+        doomedCall = createAsync("doomed", 424242, doomedStaging);
+        lock.awaitQueued(2);
+      }
+      first.join().assertOk();
+      goodCall.join().assertOk();
+      assertThat(doomedCall.join().status())
+          .as("a database failure the gateway cannot explain")
+          .isEqualTo(500);
+    } finally {
+      try (Connection db = gw.jdbc();
+          Statement statement = db.createStatement()) {
+        statement.execute("DROP TRIGGER refuse_doomed ON table_versions");
+        statement.execute("DROP FUNCTION refuse_doomed()");
+      }
+    }
+    assertThat(Files.readString(good.resolve("_versions/1.manifest"))).isEqualTo("g1");
+    assertThat(api.post("/v1/table/ns%24doomed/version/list", null).assertOk().get("versions"))
+        .as("the refused version's row went with its transaction")
+        .isEmpty();
+    JsonNode retried =
+        api.post("/v1/table/ns%24doomed/version/create", create(424242, doomedStaging, "V1"))
+            .assertOk();
+    assertThat(retried.get("version").get("manifest_path").asText())
+        .endsWith("/_versions/424242.manifest");
+    assertThat(Files.readString(doomed.resolve("_versions/424242.manifest"))).isEqualTo("d");
+  }
+
   @Test
   void thirtyIdenticalRacersAllSucceedWithOneRowAndOneFinalManifest() throws Exception {
     String staging = stage("18446744073709551614.manifest-race", "raced");

@@ -9,6 +9,8 @@ import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -213,6 +215,34 @@ class GroupSyncTest {
     assertThat(await(store.createFinal(missing, missing, "a2")).outcome())
         .isEqualTo(ObjectStore.CopyOutcome.SOURCE_MISSING);
     assertThat(fileSystems.syncs.get()).as("nothing to make durable").isEqualTo(1);
+  }
+
+  @Test
+  void severalManifestsCreatedTogetherShareOneSyncAndEachKeepsItsOwnOutcome() throws Exception {
+    LocalFileStore store = new LocalFileStore(vertx, group);
+    List<ObjectStore.Placement> placements = new ArrayList<>();
+    for (int i = 1; i <= 3; i++) {
+      Path staging = Files.writeString(directory.resolve(i + ".manifest-s"), "bytes " + i);
+      placements.add(
+          new ObjectStore.Placement(
+              staging.toString(), directory.resolve(i + ".manifest").toString(), "a" + i));
+    }
+    Files.writeString(directory.resolve("2.manifest"), "someone else's");
+    String missing = directory.resolve("4.manifest-s").toString();
+    placements.add(
+        new ObjectStore.Placement(missing, directory.resolve("4.manifest").toString(), "a4"));
+
+    List<Future<ObjectStore.Copy>> copies = store.createFinalAll(placements);
+    assertThat(fileSystems.nextRound()).isEqualTo(1);
+    assertThat(copies.get(0).isComplete()).as("not durable until that sync ends").isFalse();
+    assertThat(copies.get(2).isComplete()).isFalse();
+    fileSystems.gate.release();
+    assertThat(await(copies.get(0)).outcome()).isEqualTo(ObjectStore.CopyOutcome.CREATED);
+    assertThat(await(copies.get(1)).outcome()).isEqualTo(ObjectStore.CopyOutcome.OTHER_BYTES);
+    assertThat(await(copies.get(2)).outcome()).isEqualTo(ObjectStore.CopyOutcome.CREATED);
+    assertThat(await(copies.get(3)).outcome()).isEqualTo(ObjectStore.CopyOutcome.SOURCE_MISSING);
+    assertThat(Files.readString(directory.resolve("3.manifest"))).isEqualTo("bytes 3");
+    assertThat(fileSystems.syncs.get()).as("one sync for the whole group").isEqualTo(1);
   }
 
   @Test

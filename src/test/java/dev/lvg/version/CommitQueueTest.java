@@ -16,10 +16,12 @@ class CommitQueueTest {
   private static final class ManualRunner implements CommitQueue.BatchRunner {
     final List<List<CommitQueue.Pending>> batches = new ArrayList<>();
     final List<Promise<Void>> running = new ArrayList<>();
+    final List<Runnable> releases = new ArrayList<>();
 
     @Override
-    public Future<Void> run(List<CommitQueue.Pending> batch) {
+    public Future<Void> run(List<CommitQueue.Pending> batch, Runnable release) {
       batches.add(batch);
+      releases.add(release);
       Promise<Void> done = Promise.promise();
       running.add(done);
       return done.future();
@@ -135,16 +137,35 @@ class CommitQueueTest {
   }
 
   @Test
+  void aBatchThatReleasesThePipelineLetsTheNextStartBeforeItsAnswersAndOnlyOnce() {
+    ManualRunner runner = new ManualRunner();
+    CommitQueue queue = new CommitQueue(runner, 1, 1, false, size -> {});
+    Future<Commit> first = queue.submit(request(1, "a", 1));
+    queue.submit(request(1, "b", 2));
+    queue.submit(request(1, "c", 3));
+    assertThat(runner.batches).hasSize(1);
+    runner.releases.get(0).run();
+    runner.releases.get(0).run();
+    assertThat(runner.batches).hasSize(2);
+    assertThat(first.isComplete()).isFalse();
+    runner.finish(0);
+    assertThat(first.succeeded()).isTrue();
+    assertThat(runner.batches).as("the first batch's end frees no second place").hasSize(2);
+    runner.finish(1);
+    assertThat(runner.batches).hasSize(3);
+  }
+
+  @Test
   void aBatchThatEndsWithoutAnsweringFailsItsRequestsInsteadOfLeavingThemHanging() {
     CommitQueue failing =
-        new CommitQueue(batch -> Future.failedFuture("boom"), 1, 4, false, size -> {});
+        new CommitQueue((batch, release) -> Future.failedFuture("boom"), 1, 4, false, size -> {});
     assertThat(failing.submit(request(1, "a", 1)).cause()).hasMessage("boom");
     CommitQueue silent =
-        new CommitQueue(batch -> Future.succeededFuture(), 1, 4, false, size -> {});
+        new CommitQueue((batch, release) -> Future.succeededFuture(), 1, 4, false, size -> {});
     assertThat(silent.submit(request(1, "a", 1)).failed()).isTrue();
     CommitQueue throwing =
         new CommitQueue(
-            batch -> {
+            (batch, release) -> {
               throw new IllegalStateException("bug");
             },
             1,
