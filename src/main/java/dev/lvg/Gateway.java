@@ -32,17 +32,10 @@ import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.ThreadingModel;
 import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
-import io.vertx.micrometer.Label;
-import io.vertx.micrometer.MetricsDomain;
-import io.vertx.micrometer.MicrometerMetricsFactory;
-import io.vertx.micrometer.MicrometerMetricsOptions;
 import io.vertx.sqlclient.Pool;
 import java.nio.file.Path;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -143,25 +136,7 @@ public final class Gateway implements AutoCloseable {
         config.embeddedDatabase() ? EmbeddedDatabase.start(config.dataDir()) : null;
     String url = embedded != null ? embedded.url() : config.dbUrl();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    Vertx vertx =
-        Vertx.builder()
-            .with(
-                new VertxOptions()
-                    .setMetricsOptions(
-                        new MicrometerMetricsOptions()
-                            .setEnabled(true)
-                            // Vert.x keeps meter registries by name, process-wide: each gateway
-                            // (several run in one test JVM) needs a name of its own, or its pool
-                            // and JVM meters would land in the first gateway's registry.
-                            .setRegistryName("lvg-" + UUID.randomUUID())
-                            .setJvmMetricsEnabled(true)
-                            // The gateway times its routes itself (HttpMetrics), at a fraction
-                            // of the per-request cost of the generic HTTP and socket meters.
-                            .addDisabledMetricsCategory(MetricsDomain.HTTP_SERVER)
-                            .addDisabledMetricsCategory(MetricsDomain.NET_SERVER)
-                            .setLabels(EnumSet.of(Label.POOL_TYPE, Label.POOL_NAME))))
-            .withMetrics(new MicrometerMetricsFactory(registry))
-            .build();
+    Vertx vertx = GatewayVertx.create(config, registry);
     int statementTimeout = config.deadlines().statementTimeoutMillis();
     Pool pool =
         Database.pool(

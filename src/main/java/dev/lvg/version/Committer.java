@@ -11,9 +11,9 @@ import io.vertx.sqlclient.Pool;
 /**
  * The gateway's one commit pipeline: {@code version/create} requests from every event loop join one
  * {@link CommitQueue}, so concurrent creates share statements whichever loop took them. The queue
- * and its batches run on an event loop context of their own: when the HTTP loops are busy (refusing
- * an overload, say) batches still complete on time, and the answers go back to each request's own
- * loop.
+ * and its batches run on a context of their own, on one of the event loops the API verticles use
+ * too (a thread per core, so a batch's hand-offs rarely wake a thread that must then wait for a
+ * core); the answers go back to each request's own context.
  */
 public final class Committer {
   private final Context context;
