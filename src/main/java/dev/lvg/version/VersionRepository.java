@@ -187,7 +187,7 @@ public final class VersionRepository {
   }
 
   private Future<Slot> readSlot(SqlClient db, NewVersion request, int attempts) {
-    return readSlot(db, request)
+    return readSlotOnce(db, request)
         .recover(
             error ->
                 attempts > 1 && error instanceof ClosedConnectionException
@@ -202,7 +202,7 @@ public final class VersionRepository {
         : context.owner().timer(SLOT_READ_PAUSE_MILLIS, TimeUnit.MILLISECONDS);
   }
 
-  private Future<Slot> readSlot(SqlClient db, NewVersion request) {
+  private Future<Slot> readSlotOnce(SqlClient db, NewVersion request) {
     Tuple params =
         tableKey(request.tenant(), request.tableId())
             .addString(request.branch())
