@@ -6,6 +6,7 @@ import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgBuilder;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.pgclient.PgConnection;
+import io.vertx.sqlclient.ClosedConnectionException;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 import io.vertx.sqlclient.SqlConnectOptions;
@@ -25,7 +26,34 @@ public final class Database {
   private static final String HAS_CITUS =
       "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')";
 
+  /** Tries of a read whose connection turned out to be closed. */
+  private static final int READ_ATTEMPTS = 3;
+
+  private static final long READ_PAUSE_MILLIS = 10;
+
   private Database() {}
+
+  /**
+   * Runs {@code read} on a pool, and again 10 ms later (up to three times in all) when it failed on
+   * a closed connection: just after a connection broke, the pool may hand it out once more before
+   * it hears it closed, so a read that follows a broken statement can fail for no reason of its
+   * own. Only for statements that are safe to repeat.
+   */
+  public static <T> Future<T> readAgainIfClosed(Vertx vertx, Supplier<Future<T>> read) {
+    return readAgainIfClosed(vertx, read, READ_ATTEMPTS);
+  }
+
+  private static <T> Future<T> readAgainIfClosed(
+      Vertx vertx, Supplier<Future<T>> read, int attempts) {
+    return read.get()
+        .recover(
+            error ->
+                attempts > 1 && error instanceof ClosedConnectionException
+                    ? vertx
+                        .timer(READ_PAUSE_MILLIS, TimeUnit.MILLISECONDS)
+                        .compose(paused -> readAgainIfClosed(vertx, read, attempts - 1))
+                    : Future.failedFuture(error));
+  }
 
   public static Pool pool(
       Vertx vertx, String url, String name, int maxSize, int queueSize, int eventLoops) {

@@ -34,7 +34,7 @@ public final class Committer {
     this.manifests = manifests;
     this.queue =
         new CommitQueue(
-            new VersionCommitter(pool, repository, manifests),
+            new VersionCommitter(vertx, pool, repository, manifests),
             batchesInFlight,
             batchSize,
             oneTenantPerBatch,

@@ -1,10 +1,12 @@
 package dev.lvg.version;
 
+import dev.lvg.db.Database;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Failures;
 import dev.lvg.storage.Manifests;
 import dev.lvg.storage.ObjectStore;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlConnection;
 import java.util.ArrayList;
@@ -30,17 +32,22 @@ import java.util.UUID;
  * answered only after reading each request's slot back.
  */
 final class VersionCommitter implements CommitQueue.BatchRunner {
-  private static final Comparator<CommitQueue.Pending> LOCK_ORDER =
-      Comparator.comparingLong((CommitQueue.Pending p) -> p.request().tenant().id())
-          .thenComparing(p -> String.join("/", p.request().tableId()))
-          .thenComparing(p -> p.request().branch())
-          .thenComparingLong(p -> p.request().version());
+  /** A request with its table's path joined once, not once per comparison of a sort. */
+  private record Keyed(String table, CommitQueue.Pending pending) {}
 
+  private static final Comparator<Keyed> LOCK_ORDER =
+      Comparator.comparingLong((Keyed k) -> k.pending().request().tenant().id())
+          .thenComparing(Keyed::table)
+          .thenComparing(k -> k.pending().request().branch())
+          .thenComparingLong(k -> k.pending().request().version());
+
+  private final Vertx vertx;
   private final Pool pool;
   private final VersionRepository repository;
   private final Manifests manifests;
 
-  VersionCommitter(Pool pool, VersionRepository repository, Manifests manifests) {
+  VersionCommitter(Vertx vertx, Pool pool, VersionRepository repository, Manifests manifests) {
+    this.vertx = vertx;
     this.pool = pool;
     this.repository = repository;
     this.manifests = manifests;
@@ -48,8 +55,11 @@ final class VersionCommitter implements CommitQueue.BatchRunner {
 
   @Override
   public Future<Void> run(List<CommitQueue.Pending> batch, Runnable release) {
-    List<CommitQueue.Pending> ordered = new ArrayList<>(batch);
-    ordered.sort(LOCK_ORDER);
+    List<Keyed> keyed = new ArrayList<>(batch.size());
+    batch.forEach(p -> keyed.add(new Keyed(String.join("/", p.request().tableId()), p)));
+    keyed.sort(LOCK_ORDER);
+    List<CommitQueue.Pending> ordered = new ArrayList<>(keyed.size());
+    keyed.forEach(k -> ordered.add(k.pending()));
     Future<Void> done =
         manifests.finalizes() ? finalizeBatch(ordered, release) : recordBatch(ordered);
     return done.recover(error -> afterBatchFailure(ordered, error));
@@ -298,8 +308,7 @@ final class VersionCommitter implements CommitQueue.BatchRunner {
    */
   private Future<Void> explain(CommitQueue.Pending pending, Throwable batchFailure) {
     NewVersion request = pending.request();
-    return repository
-        .inspectSlot(pool, request)
+    return Database.readAgainIfClosed(vertx, () -> repository.inspectSlot(pool, request))
         .compose(slot -> decide(request, slot, batchFailure))
         .onComplete(
             answer -> {

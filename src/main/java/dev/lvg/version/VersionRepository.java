@@ -6,11 +6,8 @@ import dev.lvg.catalog.TableRecord;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
 import dev.lvg.tenancy.Tenant;
-import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import io.vertx.sqlclient.ClosedConnectionException;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlClient;
@@ -19,7 +16,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The SQL of the version store, one method per statement. A commit is one statement for any number
@@ -28,8 +24,6 @@ import java.util.concurrent.TimeUnit;
  * branch, any number).
  */
 public final class VersionRepository {
-  private static final int SLOT_READ_ATTEMPTS = 3;
-  private static final long SLOT_READ_PAUSE_MILLIS = 10;
 
   /** Everything that explains an insert that claimed nothing: the branch, the slot, the latest. */
   static final String INSPECT_SLOT =
@@ -177,32 +171,8 @@ public final class VersionRepository {
 
   /**
    * Reads what explains an insert that claimed nothing; 404 code 1 or 4 when the table is missing.
-   * Often asked just after a batch's connection broke, when the pool may hand that connection out
-   * once more before it hears it closed: a read is safe to repeat, so one that fails on a closed
-   * connection is tried again a moment later (once the pool has let go of it), up to {@link
-   * #SLOT_READ_ATTEMPTS} times in all.
    */
   Future<Slot> inspectSlot(SqlClient db, NewVersion request) {
-    return readSlot(db, request, SLOT_READ_ATTEMPTS);
-  }
-
-  private Future<Slot> readSlot(SqlClient db, NewVersion request, int attempts) {
-    return readSlotOnce(db, request)
-        .recover(
-            error ->
-                attempts > 1 && error instanceof ClosedConnectionException
-                    ? pause().compose(paused -> readSlot(db, request, attempts - 1))
-                    : Future.failedFuture(error));
-  }
-
-  private static Future<Void> pause() {
-    Context context = Vertx.currentContext();
-    return context == null
-        ? Future.succeededFuture()
-        : context.owner().timer(SLOT_READ_PAUSE_MILLIS, TimeUnit.MILLISECONDS);
-  }
-
-  private Future<Slot> readSlotOnce(SqlClient db, NewVersion request) {
     Tuple params =
         tableKey(request.tenant(), request.tableId())
             .addString(request.branch())
