@@ -115,6 +115,10 @@ class KubernetesManifestsTest {
     assertThat(gateway.getReadinessProbe().getHttpGet().getPort().getStrVal())
         .isEqualTo("management");
     assertThat(gateway.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/health/live");
+    // Longer than readiness's own 2 s deadline for PostgreSQL, and than a probe's answer while
+    // the gateway sheds a flood.
+    assertThat(gateway.getReadinessProbe().getTimeoutSeconds()).isGreaterThanOrEqualTo(5);
+    assertThat(gateway.getLivenessProbe().getTimeoutSeconds()).isGreaterThanOrEqualTo(5);
 
     Set<String> known = knownSettings();
     ConfigMap config = one(objects, ConfigMap.class);
