@@ -242,6 +242,60 @@ class AuditIT {
   }
 
   @Test
+  void tagChangesAreRecordedWithTheirTableVersionAndTransaction() throws Exception {
+    Tenant tenant = tenant(finalizing);
+    Api api = finalizing.api(tenant.secret());
+    api.post("/v1/namespace/ns/create", "{}").assertOk();
+    Path table =
+        Path.of(api.post("/v1/table/ns%24t/declare", "{}").assertOk().get("location").asText());
+    Files.createDirectories(table.resolve("_versions"));
+    for (long version = 1; version <= 2; version++) {
+      Path staging = table.resolve("_versions/" + version + ".manifest-" + UUID.randomUUID());
+      Files.writeString(staging, "manifest " + version);
+      api.post(
+              "/v1/table/ns%24t/version/create",
+              "{\"version\":"
+                  + version
+                  + ",\"manifest_path\":\""
+                  + staging.toString().substring(1)
+                  + "\",\"naming_scheme\":\"V1\"}")
+          .assertOk();
+    }
+    String created =
+        api.post("/v1/table/ns%24t/tags/create", "{\"tag\":\"release\",\"version\":1}")
+            .assertOk()
+            .get("transaction_id")
+            .asText();
+    api.post("/v1/table/ns%24t/tags/create", "{\"tag\":\"release\",\"version\":2}")
+        .assertError(409, 9);
+    String updated =
+        api.post("/v1/table/ns%24t/tags/update", "{\"tag\":\"release\",\"version\":2}")
+            .assertOk()
+            .get("transaction_id")
+            .asText();
+    String deleted =
+        api.post("/v1/table/ns%24t/tags/delete", "{\"tag\":\"release\"}")
+            .assertOk()
+            .get("transaction_id")
+            .asText();
+
+    List<JsonNode> tags =
+        all(finalizing, tenant.name()).stream()
+            .filter(event -> event.get("operation").asText().endsWith("TableTag"))
+            .toList();
+    assertThat(operations(tags))
+        .containsExactly("CreateTableTag", "UpdateTableTag", "DeleteTableTag");
+    assertThat(tags).allMatch(event -> event.get("object").asText().equals("ns$t"));
+    assertThat(tags).allMatch(event -> event.get("credential").asText().equals(tenant.keyId()));
+    assertThat(tags.get(0).get("version").longValue()).isEqualTo(1);
+    assertThat(tags.get(1).get("version").longValue()).isEqualTo(2);
+    assertThat(tags.get(2).has("version")).isFalse();
+    assertThat(tags)
+        .extracting(event -> event.get("transaction_id").asText())
+        .containsExactly(created, updated, deleted);
+  }
+
+  @Test
   void aCursorNeverPassesAChangeThatCommitsLate() throws Exception {
     Tenant tenant = tenant(recording);
     Api api = recording.api(tenant.secret());
