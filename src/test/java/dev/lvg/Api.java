@@ -9,7 +9,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /** Real HTTP calls to a gateway with one tenant's API key. */
@@ -126,6 +129,26 @@ public final class Api {
   public void declare(String namespace, String table) {
     post("/v1/namespace/" + namespace + "/create", "{}").assertOk();
     post("/v1/table/" + namespace + "%24" + table + "/declare", "{}").assertOk();
+  }
+
+  /**
+   * Commits {@code version} of {@code namespace$table}, whose location is {@code location}, in
+   * finalize mode from a real staging manifest written there first (its content: "{@code table}
+   * version {@code version}").
+   */
+  public JsonNode commitStaged(String namespace, String table, Path location, long version)
+      throws IOException {
+    Path staging = location.resolve("_versions/" + version + ".manifest-" + UUID.randomUUID());
+    Files.createDirectories(staging.getParent());
+    Files.writeString(staging, table + " version " + version);
+    return post(
+            "/v1/table/" + namespace + "%24" + table + "/version/create",
+            "{\"version\":"
+                + version
+                + ",\"manifest_path\":\""
+                + staging.toString().substring(1)
+                + "\",\"naming_scheme\":\"V1\"}")
+        .assertOk();
   }
 
   public static String createBody(long version, String manifestPath) {

@@ -248,19 +248,8 @@ class AuditIT {
     api.post("/v1/namespace/ns/create", "{}").assertOk();
     Path table =
         Path.of(api.post("/v1/table/ns%24t/declare", "{}").assertOk().get("location").asText());
-    Files.createDirectories(table.resolve("_versions"));
-    for (long version = 1; version <= 2; version++) {
-      Path staging = table.resolve("_versions/" + version + ".manifest-" + UUID.randomUUID());
-      Files.writeString(staging, "manifest " + version);
-      api.post(
-              "/v1/table/ns%24t/version/create",
-              "{\"version\":"
-                  + version
-                  + ",\"manifest_path\":\""
-                  + staging.toString().substring(1)
-                  + "\",\"naming_scheme\":\"V1\"}")
-          .assertOk();
-    }
+    api.commitStaged("ns", "t", table, 1);
+    api.commitStaged("ns", "t", table, 2);
     String created =
         api.post("/v1/table/ns%24t/tags/create", "{\"tag\":\"release\",\"version\":1}")
             .assertOk()

@@ -40,17 +40,7 @@ class DropAndRenameIT {
 
   /** Commits {@code version} of {@code table} at {@code location} from a real staging file. */
   private JsonNode commit(String table, Path location, long version) throws Exception {
-    Path staging = location.resolve("_versions/" + version + ".manifest-" + UUID.randomUUID());
-    Files.createDirectories(staging.getParent());
-    Files.writeString(staging, table + " version " + version);
-    return api.post(
-            "/v1/table/ns%24" + table + "/version/create",
-            "{\"version\":"
-                + version
-                + ",\"manifest_path\":\""
-                + staging.toString().substring(1)
-                + "\",\"naming_scheme\":\"V1\"}")
-        .assertOk();
+    return api.commitStaged("ns", table, location, version);
   }
 
   private static void awaitGone(Path location) throws InterruptedException {
