@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Builds the named Postgres pools of a gateway (the API's, shared between its verticles, and the
  * health check's). It is created outside any verticle, so its connections are spread over {@code
- * eventLoops} event loops.
+ * eventLoops} event loops. Also: waiting for PostgreSQL at start-up, and repeating a read that met
+ * a connection the pool had already lost.
  */
 public final class Database {
   private static final Logger LOG = LoggerFactory.getLogger(Database.class);

@@ -24,7 +24,6 @@ import java.util.UUID;
  * branch, any number).
  */
 public final class VersionRepository {
-
   /** Everything that explains an insert that claimed nothing: the branch, the slot, the latest. */
   static final String INSPECT_SLOT =
       """

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.ClosedConnectionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -42,7 +43,7 @@ class ReadAgainIfClosedTest {
               .toCompletableFuture()
               .get(10, TimeUnit.SECONDS));
       return null;
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       return e.getCause();
     }
   }
