@@ -86,6 +86,12 @@ class AuditIT {
     }
   }
 
+  /** Creates namespace {@code ns}, declares {@code ns$t} and answers its location. */
+  private static Path declareNsT(Api api) {
+    api.post("/v1/namespace/ns/create", "{}").assertOk();
+    return Path.of(api.post("/v1/table/ns%24t/declare", "{}").assertOk().get("location").asText());
+  }
+
   private static List<String> operations(List<JsonNode> events) {
     return events.stream().map(event -> event.get("operation").asText()).toList();
   }
@@ -215,23 +221,14 @@ class AuditIT {
   void finalizeRecordsOnlyTheVersionsItFinalized() throws Exception {
     Tenant tenant = tenant(finalizing);
     Api api = finalizing.api(tenant.secret());
-    api.post("/v1/namespace/ns/create", "{}").assertOk();
-    Path table =
-        Path.of(api.post("/v1/table/ns%24t/declare", "{}").assertOk().get("location").asText());
-    Path staging = table.resolve("_versions/1.manifest-" + UUID.randomUUID());
-    Files.createDirectories(staging.getParent());
+    Path table = declareNsT(api);
+    Files.createDirectories(table.resolve("_versions"));
     String missing = table.resolve("_versions/1.manifest-never").toString().substring(1);
     api.post(
             "/v1/table/ns%24t/version/create",
             "{\"version\":1,\"manifest_path\":\"" + missing + "\",\"naming_scheme\":\"V1\"}")
         .assertError(400, 13);
-    Files.writeString(staging, "manifest");
-    api.post(
-            "/v1/table/ns%24t/version/create",
-            "{\"version\":1,\"manifest_path\":\""
-                + staging.toString().substring(1)
-                + "\",\"naming_scheme\":\"V1\"}")
-        .assertOk();
+    api.commitStaged("ns", "t", table, 1);
     List<JsonNode> creates =
         all(finalizing, tenant.name()).stream()
             .filter(event -> event.get("operation").asText().equals("CreateTableVersion"))
@@ -245,9 +242,7 @@ class AuditIT {
   void tagChangesAreRecordedWithTheirTableVersionAndTransaction() throws Exception {
     Tenant tenant = tenant(finalizing);
     Api api = finalizing.api(tenant.secret());
-    api.post("/v1/namespace/ns/create", "{}").assertOk();
-    Path table =
-        Path.of(api.post("/v1/table/ns%24t/declare", "{}").assertOk().get("location").asText());
+    Path table = declareNsT(api);
     api.commitStaged("ns", "t", table, 1);
     api.commitStaged("ns", "t", table, 2);
     String created =
