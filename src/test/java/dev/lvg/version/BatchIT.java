@@ -112,6 +112,22 @@ class BatchIT {
   }
 
   @Test
+  void aFullBatchWhoseFirstOperationFailsIsAnsweredWithThatFailure() {
+    StringBuilder operations = new StringBuilder();
+    for (int i = 0; i < 1000; i++) {
+      operations.append(i == 0 ? "" : ",");
+      operations.append("{\"declare_table\":{\"id\":[\"nowhere\",\"t").append(i).append("\"]}}");
+    }
+    api.post(BATCH_COMMIT, "{\"operations\":[" + operations + "]}").assertError(404, 1);
+    api.post(
+            BATCH_COMMIT,
+            "{\"operations\":[" + operations.toString().replace("nowhere", "ns") + "]}")
+        .assertOk();
+    assertThat(api.post("/v1/table/ns%24t999/version/list", null).assertOk().get("versions"))
+        .isEmpty();
+  }
+
+  @Test
   void batchAgainstAConcurrentConflictingWriterIsAllOrNothing() throws Exception {
     int batchWins = 0;
     int singleWins = 0;
