@@ -46,9 +46,10 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 
 /**
- * One running gateway: its database (embedded or external), its Vert.x instance, the API verticles
- * (one per event loop) and the management verticle. Starting blocks the calling thread until the
- * gateway serves or has failed; it is never called on an event loop.
+ * One running gateway: its database (embedded or external), the API verticles (one per event loop
+ * of its Vert.x instance) and the management verticle (on a Vert.x instance of its own). Starting
+ * blocks the calling thread until the gateway serves or has failed; it is never called on an event
+ * loop.
  */
 public final class Gateway implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
@@ -56,6 +57,7 @@ public final class Gateway implements AutoCloseable {
 
   private final EmbeddedDatabase embedded;
   private final Vertx vertx;
+  private final Vertx managementVertx;
   private final Pool pool;
   private final Pool healthPool;
   private final TenantDirectory tenants;
@@ -73,12 +75,14 @@ public final class Gateway implements AutoCloseable {
   private Gateway(
       EmbeddedDatabase embedded,
       Vertx vertx,
+      Vertx managementVertx,
       Pool pool,
       Pool healthPool,
       GatewayConfig config,
       PrometheusMeterRegistry registry) {
     this.embedded = embedded;
     this.vertx = vertx;
+    this.managementVertx = managementVertx;
     this.pool = pool;
     this.healthPool = healthPool;
     this.tenants = new TenantDirectory(pool);
@@ -120,6 +124,11 @@ public final class Gateway implements AutoCloseable {
     return embedded;
   }
 
+  /** The Vert.x instance whose event loops serve the API, for tests. */
+  Vertx apiVertx() {
+    return vertx;
+  }
+
   /** The port the API listens on (the configured one, or the one chosen for port 0). */
   public int apiPort() {
     return apiPort.get();
@@ -147,10 +156,12 @@ public final class Gateway implements AutoCloseable {
             config.dbQueueSize(),
             config.httpInstances(),
             statementTimeout);
-    // Readiness asks whether PostgreSQL answers, on a connection of its own: a busy API pool is
-    // load to shed, not a reason to take the gateway out of service.
-    Pool healthPool = Database.pool(vertx, url, "lvg-health", 1, 4, 1, statementTimeout);
-    Gateway gateway = new Gateway(embedded, vertx, pool, healthPool, config, registry);
+    // Readiness asks whether PostgreSQL answers, on a connection and an event loop of its own: a
+    // busy API pool is load to shed, not a reason to take the gateway out of service.
+    Vertx managementVertx = GatewayVertx.management();
+    Pool healthPool = Database.pool(managementVertx, url, "lvg-health", 1, 4, 1, statementTimeout);
+    Gateway gateway =
+        new Gateway(embedded, vertx, managementVertx, pool, healthPool, config, registry);
     try {
       gateway
           .deploy(config, registry, migrations, url)
@@ -217,7 +228,7 @@ public final class Gateway implements AutoCloseable {
                       registry,
                       draining,
                       () -> OpenApi.yaml(mountedRoutes, version()));
-              return vertx
+              return managementVertx
                   .deployVerticle(management)
                   .onSuccess(id -> managementPort.set(management.actualPort()));
             });
@@ -309,10 +320,12 @@ public final class Gateway implements AutoCloseable {
     if (events != null) {
       events.close();
     }
-    try {
-      vertx.close().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      LOG.warn("Vert.x did not close cleanly: {}", e.toString());
+    for (Vertx instance : List.of(vertx, managementVertx)) {
+      try {
+        instance.close().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        LOG.warn("Vert.x did not close cleanly: {}", e.toString());
+      }
     }
     if (s3 != null) {
       s3.close();
