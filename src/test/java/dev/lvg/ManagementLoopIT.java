@@ -47,7 +47,11 @@ class ManagementLoopIT {
         assertThat(busy.await(10, TimeUnit.SECONDS)).isTrue();
         api =
             HTTP.sendAsync(
-                get(gw.baseUrl + "/v1/namespace/x/list"), HttpResponse.BodyHandlers.ofString());
+                HttpRequest.newBuilder(URI.create(gw.baseUrl + "/v1/namespace/x/list"))
+                    .timeout(Duration.ofSeconds(60))
+                    .GET()
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
         HttpResponse<String> ready =
             HTTP.send(
                 get(gw.managementUrl + "/health/ready"), HttpResponse.BodyHandlers.ofString());
