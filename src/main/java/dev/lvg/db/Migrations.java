@@ -1,5 +1,6 @@
 package dev.lvg.db;
 
+import dev.lvg.http.Futures;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
@@ -93,13 +94,12 @@ public final class Migrations {
                       for (Row row : rows) {
                         applied.add(row.getInteger(0));
                       }
-                      Future<Integer> chain = Future.succeededFuture(0);
-                      for (Migration migration : migrations) {
-                        if (!applied.contains(migration.version())) {
-                          chain = chain.compose(count -> applyOne(conn, migration).map(count + 1));
-                        }
-                      }
-                      return chain;
+                      List<Migration> pending =
+                          migrations.stream()
+                              .filter(migration -> !applied.contains(migration.version()))
+                              .toList();
+                      return Futures.sequence(pending, migration -> applyOne(conn, migration))
+                          .map(List::size);
                     }));
   }
 
@@ -109,11 +109,8 @@ public final class Migrations {
    */
   private static Future<Void> applyOne(SqlConnection conn, Migration migration) {
     LOG.info("applying migration {}", migration.name());
-    Future<Void> chain = Future.succeededFuture();
-    for (String statement : statements(migration.sql())) {
-      chain = chain.compose(done -> conn.query(statement).execute().mapEmpty());
-    }
-    return chain
+    return Futures.sequence(
+            statements(migration.sql()), statement -> conn.query(statement).execute())
         .compose(
             done ->
                 conn.preparedQuery(RECORD).execute(Tuple.of(migration.version(), migration.name())))
