@@ -9,7 +9,6 @@ import io.vertx.junit5.VertxExtension;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.IntStream;
@@ -38,11 +37,7 @@ class FuturesTest {
             Futures.sequence(MANY, step)
                 .onComplete(
                     done -> answer.complete(done.succeeded() ? done.result() : done.cause())));
-    try {
-      return answer.get(30, TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      return e.getCause();
-    }
+    return answer.get(30, TimeUnit.SECONDS);
   }
 
   /** A step that answers later, on the event loop, like a database call. */
