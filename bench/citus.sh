@@ -13,10 +13,7 @@ DURATION=${1:-20}
 CONNECTIONS=${2:-64}
 WARM_UP=${WARM_UP:-10}
 TABLES=1000
-PORT=2433
-MANAGEMENT=2434
 DB=lvg_bench_citus
-KEY=bench-key
 . bench/lib.sh
 . chaos/citus-cluster.sh
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }

@@ -1,5 +1,9 @@
 # Shared by the benchmark scripts: build, servers as processes of their own, the load generator.
-# Expects PORT, MANAGEMENT, DB, KEY, TABLES, DURATION and WARM_UP to be set by the script.
+# Expects DB, TABLES, DURATION and WARM_UP to be set by the script; the ports and the API key of
+# the server under test are the same for every script.
+PORT=2433
+MANAGEMENT=2434
+KEY=bench-key
 API=http://127.0.0.1:$PORT
 PG_URL=postgresql://postgres@127.0.0.1:5432/$DB
 POSTMASTER=$(head -1 "$(psql -h 127.0.0.1 -U postgres -Atc 'SHOW data_directory')/postmaster.pid")

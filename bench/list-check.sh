@@ -7,10 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REQUESTS=${1:-2000}
-PORT=2433
-MANAGEMENT=2434
 DB=lvg_list_check
-KEY=bench-key
 TABLES=1
 DURATION=1
 WARM_UP=0

@@ -17,10 +17,7 @@ DURATION=${1:-8}
 # first 20-30 s of load, and a shorter warm-up measures the compiler more than the server.
 WARM_UP=${WARM_UP:-30}
 TABLES=1000
-PORT=2433
-MANAGEMENT=2434
 DB=lvg_overload
-KEY=bench-key
 QUIET_KEY=quiet-key
 OUT=target/bench-overload.md
 DATA=target/bench-overload.dat

@@ -12,10 +12,7 @@ DURATION=${1:-60}
 CONNECTIONS=${2:-512}
 WARM_UP=0
 TABLES=1000
-PORT=2433
-MANAGEMENT=2434
 DB=lvg_probes
-KEY=bench-key
 OUT=target/bench-probes.md
 . bench/lib.sh
 

@@ -19,10 +19,7 @@ CONCURRENCY=${*:-16 64}
 # first 20-30 s of load, and a shorter warm-up measures the compiler more than the server.
 WARM_UP=${WARM_UP:-30}
 TABLES=1000
-PORT=2433
-MANAGEMENT=2434
 DB=lvg_bench
-KEY=bench-key
 OUT=target/bench-throughput.md
 . bench/lib.sh
 
