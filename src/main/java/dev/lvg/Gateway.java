@@ -158,7 +158,7 @@ public final class Gateway implements AutoCloseable {
             statementTimeout);
     // Readiness asks whether PostgreSQL answers, on a connection and an event loop of its own: a
     // busy API pool is load to shed, not a reason to take the gateway out of service.
-    Vertx managementVertx = GatewayVertx.management();
+    Vertx managementVertx = GatewayVertx.management(registry);
     Pool healthPool = Database.pool(managementVertx, url, "lvg-health", 1, 4, 1, statementTimeout);
     Gateway gateway =
         new Gateway(embedded, vertx, managementVertx, pool, healthPool, config, registry);

@@ -51,7 +51,13 @@ class ManagementIT {
             after.since(
                 before, "lvg_http_server_requests_seconds_count{" + route + ",status=\"409\"}"))
         .isEqualTo(1);
-    assertThat(after.text()).contains("vertx_pool_").contains("lvg_commit_batch_size");
+    assertThat(after.text())
+        .contains("vertx_pool_in_use{pool_name=\"lvg\",pool_type=\"sql\"}")
+        .contains("lvg_commit_batch_size");
+    // The readiness probe above ran on the management port's own connection, metered apart.
+    String healthPool = "{pool_name=\"lvg-health\",pool_type=\"sql\"}";
+    assertThat(after.since(before, "vertx_pool_management_completed_total" + healthPool))
+        .isGreaterThanOrEqualTo(1);
     assertThat(after.text()).doesNotContain("key-");
   }
 
