@@ -27,6 +27,16 @@ cpu_ticks() { # pid -> utime + stime in clock ticks
 }
 
 postgres_ticks() { # the postmaster, its exited children and its live ones
+  # A backend being reaped as it is read counts in neither place, and a reading that misses the
+  # backends of a load that just ended (a warm-up) charges their whole lifetime to the next load:
+  # read once the postmaster's children have stayed the same for a moment and none is a zombie.
+  local before after
+  for _ in $(seq 1 50); do
+    before=$(pgrep -P "$POSTMASTER" | sort)
+    sleep 0.2
+    after=$(pgrep -P "$POSTMASTER" | sort)
+    [ "$before" = "$after" ] && ! ps -o stat= --ppid "$POSTMASTER" | grep -q Z && break
+  done
   { awk '{print $14 + $15 + $16 + $17}' "/proc/$POSTMASTER/stat"
     for child in $(pgrep -P "$POSTMASTER"); do awk '{print $14 + $15}' "/proc/$child/stat" 2>/dev/null || true; done
   } | awk '{s += $1} END {print s}'
