@@ -16,7 +16,7 @@ TABLES=1000
 DB=lvg_bench_citus
 . bench/lib.sh
 . chaos/citus-cluster.sh
-command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
+need wrk
 build
 
 all_postgres_ticks() {

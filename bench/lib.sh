@@ -11,6 +11,10 @@ server=""
 server_data=""
 trap 'stop_server' EXIT
 
+need() { # command [Debian package]: installs the package when the command is missing
+  command -v "$1" >/dev/null || { apt-get update -qq && apt-get install -y -qq "${2:-$1}"; }
+}
+
 build() {
   mvn -B -q package -DskipTests -Dspotless.check.skip
   mvn -B -q test-compile

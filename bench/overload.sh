@@ -23,7 +23,7 @@ OUT=target/bench-overload.md
 DATA=target/bench-overload.dat
 . bench/lib.sh
 
-command -v gnuplot >/dev/null || { apt-get update -qq && apt-get install -y -qq gnuplot-nox; }
+need gnuplot gnuplot-nox
 build
 : >target/bench-load.log
 

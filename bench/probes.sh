@@ -16,7 +16,7 @@ DB=lvg_probes
 OUT=target/bench-probes.md
 . bench/lib.sh
 
-command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
+need wrk
 build
 
 probe() { # seconds file: one readiness probe every 0.2 s, "status seconds" per line

@@ -23,7 +23,7 @@ DB=lvg_bench
 OUT=target/bench-throughput.md
 . bench/lib.sh
 
-command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
+need wrk
 build
 
 # 1 + 2: record mode under wrk against pgbench, at each concurrency.
