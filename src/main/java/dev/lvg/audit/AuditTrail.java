@@ -13,8 +13,10 @@ import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.math.BigInteger;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -95,15 +97,29 @@ public final class AuditTrail {
       String operation,
       String object,
       Function<SqlConnection, Future<T>> change) {
+    return audited(pool, actor, operation, object, change, Objects::nonNull);
+  }
+
+  /**
+   * Runs {@code change} in a transaction of {@code pool} that also records it when {@code changed}
+   * says its answer changed something.
+   */
+  public static <T> Future<T> audited(
+      Pool pool,
+      Actor actor,
+      String operation,
+      String object,
+      Function<SqlConnection, Future<T>> change,
+      Predicate<? super T> changed) {
     return pool.withTransaction(
         tx ->
             change
                 .apply(tx)
                 .compose(
                     result ->
-                        result == null
-                            ? Future.succeededFuture(null)
-                            : record(tx, actor, operation, object, null, null).map(result)));
+                        changed.test(result)
+                            ? record(tx, actor, operation, object, null, null).map(result)
+                            : Future.succeededFuture(result)));
   }
 
   /**

@@ -75,8 +75,9 @@ public final class CatalogRoutes {
             actor,
             "CreateNamespace",
             ObjectId.display(id),
-            tx -> namespaces.createNamespace(tx, actor.tenant(), id, mode, properties))
-        .map(stored -> CatalogService.withProperties(Json.object(), stored));
+            tx -> namespaces.createNamespace(tx, actor.tenant(), id, mode, properties),
+            NamespaceRepository.Created::changed)
+        .map(created -> CatalogService.withProperties(Json.object(), created.properties()));
   }
 
   private static NamespaceRepository.CreateMode namespaceMode(String mode) {

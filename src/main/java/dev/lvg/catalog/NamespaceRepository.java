@@ -27,6 +27,9 @@ public final class NamespaceRepository {
     OVERWRITE
   }
 
+  /** What a create left: the namespace's properties, and whether the create changed anything. */
+  public record Created(JsonObject properties, boolean changed) {}
+
   static final String FIND_NAMESPACE =
       "SELECT properties FROM namespaces WHERE tenant_id = $1 AND path = $2";
   static final String INSERT_NAMESPACE =
@@ -93,7 +96,12 @@ public final class NamespaceRepository {
             });
   }
 
-  public Future<JsonObject> createNamespace(
+  /**
+   * Creates a namespace under an existing parent. A namespace that exists already fails {@code
+   * CREATE} (409 code 2), is answered unchanged for {@code EXIST_OK}, and has its properties
+   * replaced for {@code OVERWRITE} when it is empty.
+   */
+  public Future<Created> createNamespace(
       SqlClient db,
       Tenant tenant,
       List<String> namespace,
@@ -110,7 +118,8 @@ public final class NamespaceRepository {
         .compose(
             inserted -> {
               if (inserted.size() > 0) {
-                return Future.succeededFuture(inserted.iterator().next().getJsonObject(0));
+                return Future.succeededFuture(
+                    new Created(inserted.iterator().next().getJsonObject(0), true));
               }
               return switch (mode) {
                 case CREATE ->
@@ -118,7 +127,9 @@ public final class NamespaceRepository {
                         new ApiException(
                             ErrorCode.NAMESPACE_ALREADY_EXISTS,
                             "namespace " + ObjectId.display(namespace) + " already exists"));
-                case EXIST_OK -> describeNamespace(db, tenant, namespace);
+                case EXIST_OK ->
+                    describeNamespace(db, tenant, namespace)
+                        .map(existing -> new Created(existing, false));
                 case OVERWRITE ->
                     requireEmpty(
                             db,
@@ -127,7 +138,9 @@ public final class NamespaceRepository {
                             "holds tables or namespaces; overwrite replaces only empty ones")
                         .compose(
                             empty -> db.preparedQuery(REPLACE_NAMESPACE_PROPERTIES).execute(params))
-                        .map(replaced -> replaced.iterator().next().getJsonObject(0));
+                        .map(
+                            replaced ->
+                                new Created(replaced.iterator().next().getJsonObject(0), true));
               };
             });
   }

@@ -183,6 +183,27 @@ class AuditIT {
   }
 
   @Test
+  void aNamespaceCreateThatFindsTheNamespaceRecordsNothing() {
+    Tenant tenant = tenant(recording);
+    Api api = recording.api(tenant.secret());
+    api.post("/v1/namespace/ns/create", "{\"properties\":{\"owner\":\"a\"}}").assertOk();
+    JsonNode found =
+        api.post(
+                "/v1/namespace/ns/create",
+                "{\"mode\":\"ExistOk\",\"properties\":{\"owner\":\"b\"}}")
+            .assertOk();
+    assertThat(found.get("properties").get("owner").asText()).isEqualTo("a");
+    api.post("/v1/namespace/ns/create", "{}").assertError(409, 2);
+    api.post("/v1/namespace/ns/create", "{\"mode\":\"Overwrite\",\"properties\":{\"owner\":\"c\"}}")
+        .assertOk();
+    api.post("/v1/namespace/other/create", "{\"mode\":\"ExistOk\"}").assertOk();
+
+    assertThat(operations(all(recording, tenant.name())))
+        .containsExactly(
+            "CreateTenant", "IssueKey", "CreateNamespace", "CreateNamespace", "CreateNamespace");
+  }
+
+  @Test
   void concurrentCreatesRecordEachVersionOnceWhateverRacesThem() {
     Tenant tenant = tenant(recording);
     Api api = recording.api(tenant.secret());
