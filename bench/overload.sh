@@ -13,9 +13,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${1:-8}
-# Every server process starts cold: on 2 cores its JIT compiler takes most of a core for the
-# first 20-30 s of load, and a shorter warm-up measures the compiler more than the server.
-WARM_UP=${WARM_UP:-30}
+# Every server process starts cold: on 2 cores its C2 compiler takes about half a core for the
+# first 35-40 s of load (record mode, 64 connections: 15 s of CPU in the first 30 s, under a
+# twentieth of a core after 40 s), so a shorter warm-up measures the compiler more than the server.
+WARM_UP=${WARM_UP:-60}
 TABLES=1000
 DB=lvg_overload
 QUIET_KEY=quiet-key

@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 DURATION=${1:-20}
 FINALIZE_CONNECTIONS=${2:-16}
 RECORD_CONNECTIONS=${3:-64}
-WARM_UP=${WARM_UP:-30}
+WARM_UP=${WARM_UP:-60}
 TABLES=1000
 DB=lvg_bench
 OUT=target/bench-profile.md
@@ -54,10 +54,18 @@ sed 's|<setting name="period" control="method-sampling-java-interval">[^<]*<|<se
   "$java_home/lib/jfr/profile.jfc" >target/profile.jfc
 grep -q 'method-sampling-java-interval">1 ms<' target/profile.jfc
 
+# Starting a recording makes the JIT compile much of the hot code again (record mode, 64
+# connections: C2 took 0.9 of a core in the 20 s after a recording started 30 s into the load,
+# against 0.14 in the same 20 s without one), so the recording starts with the warm-up and only
+# the window's samples count.
+record_from_warm_up() { # name
+  jcmd "$server" JFR.start name=bench settings="$PWD/target/profile.jfc" \
+    duration="$((WARM_UP + DURATION + 5))s" filename="$PWD/target/profile-$1.jfr" >/dev/null
+}
+
 window_start() {
   threads0=$(thread_ticks "$server"); pg0=$(postgres_ticks); read -r busy0 idle0 < <(machine_ticks)
-  jcmd "$server" JFR.start name=bench settings="$PWD/target/profile.jfc" duration="${DURATION}s" \
-    filename="$PWD/target/profile-$1.jfr" >/dev/null
+  since=$(date +%s%3N)
 }
 
 window_end() { # name -> the CPU table of the window, in target/profile-NAME.cpu.md
@@ -98,13 +106,13 @@ PY
 }
 
 section() { # title commits/s name -> appends one load's tables to the section
-  sleep 2 # the recording ends DURATION after it started and is written then
+  jcmd "$server" JFR.stop name=bench >/dev/null
   {
     echo "### $1: $2 commits/s"
     echo
     cat "target/profile-$3.cpu.md"
     echo
-    java -cp "$CP" dev.lvg.bench.ProfileSummary "target/profile-$3.jfr" 12
+    java -cp "$CP" dev.lvg.bench.ProfileSummary "target/profile-$3.jfr" 12 "$since"
     echo
   } >>"$OUT"
 }
@@ -114,13 +122,16 @@ section() { # title commits/s name -> appends one load's tables to the section
   echo
   echo "Produced by \`bench/profile.sh $DURATION $FINALIZE_CONNECTIONS $RECORD_CONNECTIONS\` on $(date -u +%Y-%m-%d): $(machine)."
   echo "Each load runs ${WARM_UP} s unrecorded, then ${DURATION} s during which the machine's CPU is"
-  echo "read from /proc and the gateway runs under JFR (the JDK's \`profile\` settings with Java code"
-  echo "sampled every millisecond; system calls and the JIT compiler show only in the CPU table)."
+  echo "read from /proc and the gateway's Java code is sampled by JFR (the JDK's \`profile\` settings"
+  echo "with a sample every millisecond; the recording runs from the start of the warm-up, since"
+  echo "starting one makes the JIT compile again; system calls and the JIT compiler show only in the"
+  echo "CPU table)."
   echo
 } >"$OUT"
 
 # Finalize on local disk: the LoadGenerator warms up, then records; the window sits inside it.
 start_gateway finalize
+record_from_warm_up finalize
 load $KEY "closed:$FINALIZE_CONNECTIONS" finalize $((DURATION + 4)) >target/profile-finalize.out &
 loader=$!
 sleep $((WARM_UP + 2))
@@ -137,6 +148,7 @@ start_gateway record
 curl -sf -o /dev/null -X POST "$API/v1/namespace/bench/create" -H "x-api-key: $KEY" -d '{}'
 declare_tables "w"
 declare_tables "m"
+record_from_warm_up record
 wrk -t2 -c"$RECORD_CONNECTIONS" -d"${WARM_UP}s" -s bench/create_version.lua "$API" -- $TABLES 2 $KEY w >/dev/null
 window_start record
 wrk_out=$(wrk -t2 -c"$RECORD_CONNECTIONS" -d"${DURATION}s" -s bench/create_version.lua "$API" -- $TABLES 2 $KEY m)

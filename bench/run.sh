@@ -15,9 +15,10 @@ cd "$(dirname "$0")/.."
 DURATION=${1:-20}
 shift || true
 CONCURRENCY=${*:-16 64}
-# Every server process starts cold: on 2 cores its JIT compiler takes most of a core for the
-# first 20-30 s of load, and a shorter warm-up measures the compiler more than the server.
-WARM_UP=${WARM_UP:-30}
+# Every server process starts cold: on 2 cores its C2 compiler takes about half a core for the
+# first 35-40 s of load (record mode, 64 connections: 15 s of CPU in the first 30 s, under a
+# twentieth of a core after 40 s), so a shorter warm-up measures the compiler more than the server.
+WARM_UP=${WARM_UP:-60}
 TABLES=1000
 DB=lvg_bench
 OUT=target/bench-throughput.md
@@ -100,6 +101,11 @@ half_row="| gateway, finalize | open loop at $half/s (half of $saturation/s), ea
   echo "Each run: ${WARM_UP} s of the same load unrecorded, then ${DURATION} s recorded; $TABLES tables, each"
   echo "request a fresh latest + 1 version. CPU per request is the process's CPU time over the recorded"
   echo "run divided by its requests (gateway: the jar's process; PostgreSQL: the postmaster and all backends)."
+  echo "What each side makes durable before it answers: pgbench and the gateway wait for PostgreSQL's"
+  echo "WAL flush; finalizing, the gateway also makes each final manifest and its name durable (one"
+  echo "\`syncfs\` for a group of them) before the row commits, while the reference server calls no"
+  echo "\`fsync\`, \`fdatasync\` or \`syncfs\` (\`strace -f\` of it under this load), so its"
+  echo "manifests can be lost with the page cache."
   echo
   echo "### Record mode against PostgreSQL's own single-row insert"
   echo

@@ -2,6 +2,7 @@ package dev.lvg.bench;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -66,12 +67,14 @@ public final class ProfileSummary {
 
   public static void main(String[] args) throws IOException {
     int top = args.length > 1 ? Integer.parseInt(args[1]) : 10;
-    System.out.print(markdown(summarize(read(Path.of(args[0]))), top));
+    Instant since = args.length > 2 ? Instant.ofEpochMilli(Long.parseLong(args[2])) : Instant.MIN;
+    System.out.print(markdown(summarize(read(Path.of(args[0]), since)), top));
   }
 
-  static List<Sample> read(Path recording) throws IOException {
+  static List<Sample> read(Path recording, Instant since) throws IOException {
     return RecordingFile.readAllEvents(recording).stream()
         .filter(event -> event.getEventType().getName().equals("jdk.ExecutionSample"))
+        .filter(event -> !event.getStartTime().isBefore(since))
         .filter(
             event -> event.getStackTrace() != null && !event.getStackTrace().getFrames().isEmpty())
         .map(

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -69,7 +70,8 @@ class ProfileSummaryTest {
       recording.dump(file);
     }
 
-    ProfileSummary.Summary summary = ProfileSummary.summarize(ProfileSummary.read(file));
+    ProfileSummary.Summary summary =
+        ProfileSummary.summarize(ProfileSummary.read(file, Instant.MIN));
 
     assertThat(summary.samples()).isGreaterThan(5);
     assertThat(ProfileSummary.largest(summary.byMethod(), 1).get(0).getKey())
@@ -77,6 +79,7 @@ class ProfileSummaryTest {
     assertThat(summary.byLibrary().getOrDefault("the gateway's own code", 0))
         .isGreaterThanOrEqualTo(summary.byThreadGroup().get("event loops") * 8 / 10);
     assertThat(summary.byLibrary()).doesNotContainKey("the JDK's libraries");
+    assertThat(ProfileSummary.read(file, Instant.now())).isEmpty();
   }
 
   /** Busy for about half a second in the JDK's sort, called from this class. */
