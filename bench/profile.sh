@@ -5,7 +5,8 @@
 # For each: the machine's CPU split between the gateway's thread groups (event loops, worker
 # threads, JIT compiler, garbage collector), PostgreSQL, everything else (the load generator) and
 # idle, from /proc over the recorded window; then a JFR recording of the gateway over the same
-# window, summarized by dev.lvg.bench.ProfileSummary (the running frame's library and method).
+# window, summarized by dev.lvg.bench.ProfileSummary (samples by library, the JDK's own frames
+# counted for their nearest caller outside it, and the methods most often running).
 #   bench/profile.sh [seconds] [finalize connections] [record connections]   (default: 20 16 64)
 # Needs what bench/run.sh needs. Writes its section of BENCHMARKS.md; the recordings stay in
 # target/profile-*.jfr for `jfr print` or JDK Mission Control.
