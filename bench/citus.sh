@@ -28,9 +28,7 @@ rows=""
 for target in postgres citus; do
   [ $target = citus ] && PG_URL=$CITUS_URL
   start_gateway record
-  curl -sf -o /dev/null -X POST "$API/v1/namespace/bench/create" -H "x-api-key: $KEY" -d '{}'
-  declare_tables w
-  declare_tables m
+  bench_tables w m
   wrk -t2 -c"$CONNECTIONS" -d"${WARM_UP}s" -s bench/create_version.lua "$API" -- $TABLES 2 $KEY w >/dev/null
   gw0=$(cpu_ticks $server); pg0=$(all_postgres_ticks)
   out=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" -s bench/create_version.lua "$API" -- $TABLES 2 $KEY m)

@@ -90,6 +90,11 @@ load() { # key|- mode workload [seconds] -> the LoadGenerator's result line (JAV
     "$API" "$1" $TABLES "$2" "${4:-$DURATION}" "$WARM_UP" "$3" 2>>target/bench-load.log | grep '^LVG-LOAD'
 }
 
+bench_tables() { # prefix ... -> the namespace "bench", and TABLES tables in it per prefix
+  curl -sf -o /dev/null -X POST "$API/v1/namespace/bench/create" -H "x-api-key: $KEY" -d '{}'
+  for prefix in "$@"; do declare_tables "$prefix"; done
+}
+
 declare_tables() { # prefix
   python3 - "$1" "$TABLES" <<'PY' >target/bench-declare.json
 import json, sys

@@ -38,8 +38,7 @@ summary() { # file -> one table row's cells: probes, p50, p90, p99, max (ms), st
 }
 
 start_gateway record
-curl -sf -o /dev/null -X POST "$API/v1/namespace/bench/create" -H "x-api-key: $KEY" -d '{}'
-declare_tables "w"
+bench_tables w
 probe 20 target/bench-probes-idle.txt
 wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" -s bench/create_version.lua "$API" -- $TABLES 2 $KEY w \
   >target/bench-probes-wrk.txt &

@@ -146,9 +146,7 @@ stop_server
 
 # Record mode under wrk, as in bench/run.sh.
 start_gateway record
-curl -sf -o /dev/null -X POST "$API/v1/namespace/bench/create" -H "x-api-key: $KEY" -d '{}'
-declare_tables "w"
-declare_tables "m"
+bench_tables w m
 record_from_warm_up record
 wrk -t2 -c"$RECORD_CONNECTIONS" -d"${WARM_UP}s" -s bench/create_version.lua "$API" -- $TABLES 2 $KEY w >/dev/null
 window_start record

@@ -31,9 +31,7 @@ build
 record_rows=""
 for c in $CONCURRENCY; do
   start_gateway record
-  curl -sf -o /dev/null -X POST "$API/v1/namespace/bench/create" -H "x-api-key: $KEY" -d '{}'
-  declare_tables "w"
-  declare_tables "m"
+  bench_tables w m
   wrk -t2 -c"$c" -d"${WARM_UP}s" -s bench/create_version.lua "$API" -- $TABLES 2 $KEY w >/dev/null
   gw0=$(cpu_ticks $server); pg0=$(postgres_ticks)
   wrk_out=$(wrk -t2 -c"$c" -d"${DURATION}s" -s bench/create_version.lua "$API" -- $TABLES 2 $KEY m)
