@@ -24,6 +24,7 @@ import dev.lvg.http.Routes;
 import dev.lvg.metrics.GatewayMetrics;
 import dev.lvg.metrics.HttpMetrics;
 import dev.lvg.overload.Admission;
+import dev.lvg.overload.AdmissionGate;
 import dev.lvg.overload.ConcurrencyLimiter;
 import dev.lvg.overload.TenantRateLimit;
 import dev.lvg.tag.TagRoutes;
@@ -91,6 +92,7 @@ final class ApiVerticle extends VerticleBase {
   private final AtomicInteger boundPort;
   private HttpServer server;
   private ConnectionGuard guard;
+  private AdmissionGate gate;
 
   /**
    * {@code port} is the port to listen on (negative: a random port all instances share); the port
@@ -149,7 +151,7 @@ final class ApiVerticle extends VerticleBase {
                 if (shared.draining().get()) {
                   ErrorResponder.answer(request, SHUTTING_DOWN, 503, true);
                 } else if (!ErrorResponder.rejectMalformedUri(request)) {
-                  router.handle(request);
+                  gate.handle(request, router);
                 }
               }
             })
@@ -169,7 +171,10 @@ final class ApiVerticle extends VerticleBase {
     VersionService versions = new VersionService(shared.versions(), shared.committer());
     Paging paging = new Paging(config.listDefaultLimit(), config.listMaxLimit());
 
+    Authentication authentication = new Authentication(shared.tenants(), shared.bearerTokens());
+    gate = new AdmissionGate(authentication::requester, this::answeredAtAdmission);
     Router router = Router.router(vertx);
+    router.route().handler((PlatformHandler) gate::claim);
     if (config.accessLog()) {
       router
           .route()
@@ -180,7 +185,7 @@ final class ApiVerticle extends VerticleBase {
                     return tenant == null ? null : tenant.name();
                   }));
     }
-    Routes routes = new ChainedRoutes(router);
+    Routes routes = new ChainedRoutes(router, authentication);
     new VersionRoutes(pool, versions, paging).mount(routes);
     new CatalogRoutes(pool, catalog, paging).mount(routes);
     new BranchRoutes(pool, branches, paging).mount(routes);
@@ -207,10 +212,10 @@ final class ApiVerticle extends VerticleBase {
     private final BodyHandler body;
     private final Authentication authentication;
 
-    ChainedRoutes(Router router) {
+    ChainedRoutes(Router router, Authentication authentication) {
       this.router = router;
       this.body = BodyHandler.create(false).setBodyLimit(shared.config().maxBodyBytes());
-      this.authentication = new Authentication(shared.tenants(), shared.bearerTokens());
+      this.authentication = authentication;
     }
 
     @Override
@@ -230,6 +235,7 @@ final class ApiVerticle extends VerticleBase {
         route.handler((PlatformHandler) ApiVerticle.this::countCreateOutcome);
       }
       ConcurrencyLimiter limiter = readsOnly(method, path) ? shared.reads() : shared.writes();
+      gate.add(method, path, limiter);
       if (limiter != null) {
         route.handler(new Admission(limiter, authentication::requester));
       }
@@ -242,6 +248,19 @@ final class ApiVerticle extends VerticleBase {
         route.handler(shared.tenantRateLimit());
       }
       route.handler(operation);
+    }
+  }
+
+  /** Meters and logs a request that admission refused before the router saw it. */
+  private void answeredAtAdmission(
+      HttpServerRequest request, String route, ApiException error, long nanos) {
+    int status = error.errorCode().status;
+    shared.httpMetrics().record(request.method().name(), route, status, nanos);
+    if (route.equals(VersionRoutes.CREATE)) {
+      shared.metrics().versionCreateFailed(error);
+    }
+    if (shared.config().accessLog()) {
+      AccessLog.answeredEarly(request, route, status, error.errorCode().code, nanos / 1e6);
     }
   }
 

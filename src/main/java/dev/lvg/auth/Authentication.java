@@ -10,6 +10,7 @@ import dev.lvg.tenancy.Tenant;
 import dev.lvg.tenancy.TenantDirectory;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -66,13 +67,18 @@ public final class Authentication implements Handler<RoutingContext> {
    * tenant an API key was last resolved to, else the key's or token's hash.
    */
   public String requester(RoutingContext ctx) {
-    String key = ctx.request().getHeader("x-api-key");
+    return requester(ctx.request());
+  }
+
+  /** The same for a request no router has seen yet. */
+  public String requester(HttpServerRequest request) {
+    String key = request.getHeader("x-api-key");
     if (key != null) {
       String hash = TenantDirectory.hash(key.trim());
       Tenant known = tenants.lastResolvedTenant(hash);
       return known != null ? "tenant:" + known.id() : "key:" + hash.substring(0, 16);
     }
-    String authorization = ctx.request().getHeader("Authorization");
+    String authorization = request.getHeader("Authorization");
     return authorization != null
         ? "token:" + TenantDirectory.hash(authorization).substring(0, 16)
         : "anonymous";

@@ -1,5 +1,6 @@
 package dev.lvg.http;
 
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.PlatformHandler;
 import java.util.function.Function;
@@ -36,18 +37,33 @@ public final class AccessLog implements PlatformHandler {
 
   private void log(RoutingContext ctx, double millis) {
     String route = ctx.get(ROUTE);
-    String template = route == null ? "(none)" : route;
     Integer code = ctx.get(ERROR_CODE);
     int status = ctx.response().ended() ? ctx.response().getStatusCode() : 0;
-    String who = tenant.apply(ctx);
+    write(ctx.request(), route, status, code, tenant.apply(ctx), millis);
+  }
+
+  /** The line of a request answered before any router saw it: no tenant is known yet. */
+  public static void answeredEarly(
+      HttpServerRequest request, String route, int status, int code, double millis) {
+    write(request, route, status, code, null, millis);
+  }
+
+  private static void write(
+      HttpServerRequest request,
+      String route,
+      int status,
+      Integer code,
+      String who,
+      double millis) {
+    String template = route == null ? "(none)" : route;
     LOG.atInfo()
-        .addKeyValue("method", ctx.request().method().name())
+        .addKeyValue("method", request.method().name())
         .addKeyValue("route", template)
         .addKeyValue("status", status == 0 ? "closed" : Integer.toString(status))
         .addKeyValue("code", code == null ? "-" : code.toString())
         .addKeyValue("tenant", who == null ? "-" : who)
         .addKeyValue("duration_ms", String.format("%.1f", millis))
-        .addKeyValue("request_id", RequestIds.of(ctx.request()))
-        .log("{} {} {}", ctx.request().method().name(), template, status == 0 ? "closed" : status);
+        .addKeyValue("request_id", RequestIds.of(request))
+        .log("{} {} {}", request.method().name(), template, status == 0 ? "closed" : status);
   }
 }

@@ -8,12 +8,16 @@ import io.vertx.ext.web.handler.PlatformHandler;
 import java.util.function.Function;
 
 /**
- * Puts a route behind a {@link ConcurrencyLimiter}: runs before the body is read, so a refused
- * request costs no body parsing and no database call. An admitted request holds its slot until its
- * answer is sent (or its client goes away). A request that has to wait is paused, so its body stays
- * in the socket until it may run.
+ * Puts a route behind a {@link ConcurrencyLimiter} for the requests the {@link AdmissionGate} did
+ * not decide on before the router (paths spelled otherwise than their route): runs before the body
+ * is read, so a refused request costs no body parsing and no database call. An admitted request
+ * holds its slot until its answer is sent (or its client goes away). A request that has to wait is
+ * paused, so its body stays in the socket until it may run.
  */
 public final class Admission implements PlatformHandler {
+  /** The key under which a request admitted by the {@link AdmissionGate} holds its permit. */
+  static final String ADMITTED = "lvg.admitted";
+
   private final ConcurrencyLimiter limiter;
   private final Function<RoutingContext, String> tenantOf;
 
@@ -25,6 +29,10 @@ public final class Admission implements PlatformHandler {
 
   @Override
   public void handle(RoutingContext ctx) {
+    if (ctx.get(ADMITTED) != null) {
+      ctx.next();
+      return;
+    }
     Context context = Vertx.currentContext();
     ConcurrencyLimiter.Permit permit;
     try {

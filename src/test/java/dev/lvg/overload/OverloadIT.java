@@ -108,6 +108,13 @@ class OverloadIT {
     Metrics after = Metrics.scrape(gw);
     assertThat(after.since(before, Metrics.createOutcome("shed"))).isEqualTo(shed);
     assertThat(after.since(before, Metrics.createOutcome("error"))).isZero();
+    assertThat(
+            after.since(
+                before,
+                "lvg_http_server_requests_seconds_count{method=\"POST\","
+                    + "route=\"/v1/table/:id/version/create\",status=\"503\"}"))
+        .as("refusals answered before the router are timed under their route")
+        .isEqualTo(shed);
     assertThat(after.value("lvg_admission_limit{class=\"writes\"}")).isBetween(1.0, 2.0);
     assertThat(after.text()).contains("lvg_admission_total{class=\"writes\",outcome=\"shed\"");
   }
