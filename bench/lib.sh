@@ -83,6 +83,9 @@ stop_server() { # the server's data directory goes with it: a run writes a file 
   server=""
   if [ -n "${server_data:-}" ]; then rm -rf "$server_data"; fi
   server_data=""
+  # Removing a run's files dirties the file system for a minute; written back now, not during the
+  # next run, where each of the gateway's syncs would have to write it.
+  sync
 }
 
 load() { # key|- mode workload [seconds] -> the LoadGenerator's result line (JAVA_PROPERTIES too)

@@ -14,6 +14,7 @@ import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,8 +30,9 @@ import java.util.function.Function;
 
 /**
  * Load for {@code version/create} as Lance writers produce it, for the benchmarks in {@code
- * bench/}. Runs as its own process, on {@link #LANES} event loops, against any server speaking the
- * namespace API (the gateway, or the upstream reference server).
+ * bench/}. Runs as its own process against any server speaking the namespace API (the gateway, or
+ * the upstream reference server): set-up calls and closed loops on {@link #LANES} event loops, open
+ * loops on one thread of their own ({@link OpenLoop}).
  *
  * <pre>
  * LoadGenerator URL KEY|- TABLES MODE SECONDS WARMUP WORKLOAD [PREFIX]
@@ -70,7 +72,12 @@ public final class LoadGenerator {
   private static final byte[] MANIFEST = new byte[400];
   private static final int LANES = 2;
 
+  /** The most connections the open loop keeps, each carrying one request at a time. */
+  private static final int OPEN_CONNECTIONS = Integer.getInteger("lvg.open.connections", 2048);
+
   private final String key;
+  private final String host;
+  private final OpenLoop openLoop;
   private final Lane[] lanes;
   private volatile boolean recording;
 
@@ -93,6 +100,9 @@ public final class LoadGenerator {
 
   private LoadGenerator(Vertx vertx, URI base, String key, int connections) {
     this.key = key;
+    this.host = base.getHost() + ":" + base.getPort();
+    this.openLoop =
+        new OpenLoop(new InetSocketAddress(base.getHost(), base.getPort()), OPEN_CONNECTIONS);
     this.lanes = new Lane[LANES];
     for (int i = 0; i < LANES; i++) {
       lanes[i] = new Lane(vertx, base, Math.max(1, connections / LANES + 1));
@@ -110,7 +120,7 @@ public final class LoadGenerator {
     String prefix = args.length > 7 ? args[7] : "t" + Long.toHexString(System.nanoTime());
     boolean open = mode.startsWith("open:");
     double amount = Double.parseDouble(mode.substring(mode.indexOf(':') + 1));
-    int connections = open ? Integer.getInteger("lvg.open.connections", 2048) : (int) amount;
+    int connections = open ? LANES : (int) amount;
     boolean fresh = workload.equals("fresh");
     if (fresh && !open) {
       throw new IllegalArgumentException("the fresh workload runs open loop only");
@@ -143,6 +153,7 @@ public final class LoadGenerator {
       await(load.run(measured, open, amount, connections, seconds));
       System.out.println(
           load.report(measured, mode, seconds, started, ProcessCpu.sample().minus(cpu)));
+      load.openLoop.close();
     } finally {
       vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
@@ -488,56 +499,32 @@ public final class LoadGenerator {
             });
   }
 
-  /** Lane k starts requests k, k + LANES, ... at their scheduled times, checked every ms. */
+  /**
+   * Requests at a constant rate from {@link OpenLoop}, on the calling thread: request n commits
+   * version 1 of table n (fresh), or version n / TABLES + 1 of table n mod TABLES (record). Every
+   * request is encoded before the first leaves. The answers are recorded by the first lane, whose
+   * event loop has nothing else to do meanwhile.
+   */
   private Future<Void> open(Workload workload, double rate, int seconds) {
-    long total = (long) (rate * seconds);
-    double intervalNanos = 1e9 / rate;
-    long first = System.nanoTime();
-    boolean fresh = workload.fresh();
-    int tableCount = workload.tables.size();
-    List<Future<Void>> lanesDone = new ArrayList<>();
-    for (int k = 0; k < LANES; k++) {
-      int laneIndex = k;
-      lanesDone.add(
-          lanes[k].on(
-              lane -> {
-                Promise<Void> finished = Promise.promise();
-                long[] next = {laneIndex};
-                long mine = (total - laneIndex + LANES - 1) / LANES;
-                long[] answered = {0};
-                if (mine <= 0) {
-                  finished.complete();
-                  return finished.future();
-                }
-                lane.context
-                    .owner()
-                    .setPeriodic(
-                        1,
-                        timer -> {
-                          long now = System.nanoTime();
-                          while (next[0] < total
-                              && first + (long) (next[0] * intervalNanos) <= now) {
-                            long n = next[0];
-                            next[0] += LANES;
-                            int table = fresh ? (int) n : (int) (n % tableCount);
-                            long version = fresh ? 1 : n / tableCount + 1;
-                            lane.commit(
-                                    workload, table, version, first + (long) (n * intervalNanos))
-                                .onComplete(
-                                    done -> {
-                                      if (++answered[0] == mine) {
-                                        finished.complete();
-                                      }
-                                    });
-                          }
-                          if (next[0] >= total) {
-                            lane.context.owner().cancelTimer(timer);
-                          }
-                        });
-                return finished.future();
-              }));
+    if (!workload.fresh() && !workload.kind.equals("record")) {
+      throw new IllegalArgumentException("the open loop runs the fresh or record workload");
     }
-    return Future.all(lanesDone).mapEmpty();
+    int total = (int) (rate * seconds);
+    int tableCount = workload.tables.size();
+    byte[][] requests = new byte[total][];
+    String[] path = new String[1];
+    for (int n = 0; n < total; n++) {
+      int table = workload.fresh() ? n : n % tableCount;
+      long version = workload.fresh() ? 1 : n / tableCount + 1;
+      String body = body(workload, table, version, path);
+      requests[n] = OpenLoop.post(host, path[0], key, body);
+    }
+    try {
+      openLoop.run(rate, total, n -> requests[(int) n], lanes[0]::record);
+    } catch (IOException e) {
+      return Future.failedFuture(e);
+    }
+    return Future.succeededFuture();
   }
 
   /** Latencies of one kind of answer, in nanoseconds. */
@@ -616,6 +603,8 @@ public final class LoadGenerator {
     fields.put("postgres_cpu_ms/req", String.format("%.3f", cpu.postgresMillis() / answered));
     fields.put("server_cores", String.format("%.2f", cpu.serverMillis() / 1000 / wall));
     fields.put("postgres_cores", String.format("%.2f", cpu.postgresMillis() / 1000 / wall));
+    fields.put("generator_cores", String.format("%.2f", cpu.generatorMillis() / 1000 / wall));
+    fields.put("idle_cores", String.format("%.2f", cpu.idleMillis() / 1000 / wall));
     fields.put("server_rss_mib", Long.toString(ProcessCpu.serverRssMib()));
     StringBuilder line = new StringBuilder("LVG-LOAD");
     fields.forEach((name, value) -> line.append(' ').append(name).append('=').append(value));

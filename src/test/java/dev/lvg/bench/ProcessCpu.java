@@ -16,18 +16,39 @@ final class ProcessCpu {
 
   private ProcessCpu() {}
 
-  record Sample(double serverMillis, double postgresMillis) {
+  /**
+   * CPU milliseconds of the server, of PostgreSQL, of this process (the load generator), and the
+   * machine's idle milliseconds (all cores, waiting for I/O included).
+   */
+  record Sample(
+      double serverMillis, double postgresMillis, double generatorMillis, double idleMillis) {
     Sample minus(Sample earlier) {
       return earlier == null
           ? this
           : new Sample(
-              serverMillis - earlier.serverMillis, postgresMillis - earlier.postgresMillis);
+              serverMillis - earlier.serverMillis,
+              postgresMillis - earlier.postgresMillis,
+              generatorMillis - earlier.generatorMillis,
+              idleMillis - earlier.idleMillis);
     }
   }
 
   static Sample sample() {
     return new Sample(
-        ticks(pid("lvg.server.pid"), false) / TICKS_PER_MILLI, postgresTicks() / TICKS_PER_MILLI);
+        ticks(pid("lvg.server.pid"), false) / TICKS_PER_MILLI,
+        postgresTicks() / TICKS_PER_MILLI,
+        ticks(ProcessHandle.current().pid(), false) / TICKS_PER_MILLI,
+        idleTicks() / TICKS_PER_MILLI);
+  }
+
+  /** Idle and I/O-wait ticks of all cores together, from the first line of /proc/stat. */
+  private static double idleTicks() {
+    try {
+      String[] cpu = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+      return Long.parseLong(cpu[4]) + Long.parseLong(cpu[5]);
+    } catch (IOException | RuntimeException unreadable) {
+      return 0;
+    }
   }
 
   private static long pid(String property) {
