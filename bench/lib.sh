@@ -6,6 +6,9 @@ MANAGEMENT=2434
 KEY=bench-key
 API=http://127.0.0.1:$PORT
 PG_URL=postgresql://postgres@127.0.0.1:5432/$DB
+# The gateway's JVM options, as its image runs it (Dockerfile): a collector without
+# stop-the-world pauses of any length, so answers (refusals most of all) do not wait behind them.
+GATEWAY_JVM=${GATEWAY_JVM:--XX:+UseShenandoahGC}
 POSTMASTER=$(head -1 "$(psql -h 127.0.0.1 -U postgres -Atc 'SHOW data_directory')/postmaster.pid")
 server=""
 server_data=""
@@ -55,7 +58,7 @@ start_gateway() { # mode [LVG_* settings ...]
   server_data=$(mktemp -d "$PWD/target/bench-data-XXXX")
   env "$@" LVG_PORT=$PORT LVG_MANAGEMENT_PORT=$MANAGEMENT LVG_HOST=127.0.0.1 LVG_DB_URL=$PG_URL \
     LVG_MANIFEST_MODE="$mode" LVG_DATA_DIR="$server_data" LVG_BOOTSTRAP_TENANT=bench LVG_BOOTSTRAP_API_KEY=$KEY \
-    java -Xmx${HEAP:-512m} -jar target/lance-version-gateway.jar >target/bench-gateway.log 2>&1 &
+    java -Xmx${HEAP:-512m} $GATEWAY_JVM -jar target/lance-version-gateway.jar >target/bench-gateway.log 2>&1 &
   server=$!
   for _ in $(seq 1 120); do curl -sf localhost:$MANAGEMENT/health/ready >/dev/null && return; sleep 0.5; done
   cat target/bench-gateway.log; exit 1

@@ -73,8 +73,9 @@ public record GatewayConfig(
    * Admission control in front of the database and storage work (one limiter for reads, one for
    * writes): an adaptive concurrency limit between {@code minLimit} and {@code maxLimit}, starting
    * at {@code initialLimit}, that shrinks when latency exceeds both {@code tolerance} times its
-   * baseline and {@code acceptedLatencyMillis}; a request may wait at most {@code maxWaitMillis}
-   * for a slot. Off: no limit at all.
+   * unloaded baseline and {@code acceptedLatencyMillis}, the latency it holds admitted requests to
+   * under overload; a request may wait at most {@code maxWaitMillis} for a slot. Off: no limit at
+   * all.
    */
   public record AdmissionSettings(
       boolean enabled,
@@ -243,7 +244,7 @@ public record GatewayConfig(
               + ", "
               + max);
     }
-    String tolerance = s.string("LVG_ADMISSION_TOLERANCE", "3.0");
+    String tolerance = s.string("LVG_ADMISSION_TOLERANCE", "2.0");
     double parsed;
     try {
       parsed = Double.parseDouble(tolerance);
@@ -259,9 +260,9 @@ public record GatewayConfig(
         initial,
         min,
         max,
-        s.integer("LVG_ADMISSION_MAX_WAIT_MS", 25, 0, 60_000),
+        s.integer("LVG_ADMISSION_MAX_WAIT_MS", 2, 0, 60_000),
         parsed,
-        s.integer("LVG_ADMISSION_ACCEPTED_LATENCY_MS", 100, 0, 60_000));
+        s.integer("LVG_ADMISSION_ACCEPTED_LATENCY_MS", 20, 0, 60_000));
   }
 
   /** {@code tenant=rate[:burst],...}. */

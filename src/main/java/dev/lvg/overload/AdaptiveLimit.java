@@ -1,30 +1,60 @@
 package dev.lvg.overload;
 
+import java.util.Arrays;
+
 /**
  * A concurrency limit that follows measured latency (additive increase, multiplicative decrease).
  * Latency samples are gathered in windows; at the end of each window its mean latency is compared
- * with the baseline, the lowest window mean of the last {@link #BASELINE_BUCKETS} seconds:
+ * with a target: the larger of {@code acceptedNanos} and {@code tolerance} times the baseline.
  *
  * <ul>
  *   <li>with the limit not in use during the window (in-flight stayed below {@link #IN_USE} of it),
  *       it stays: latency far from the limit is not caused by it;
- *   <li>above {@code tolerance} times the baseline and above {@code acceptedNanos}, requests are
- *       queueing somewhere (the database, the disk, the event loops): the limit shrinks by {@link
- *       #DECREASE}. The accepted latency keeps a group-committing server, whose latency rises with
- *       its batches long before it is overloaded, from shedding at moderate load;
+ *   <li>above the target, requests are queueing somewhere (the database, the disk, the event
+ *       loops): the limit shrinks by {@link #DECREASE};
  *   <li>otherwise the limit grows by about its square root.
  * </ul>
  *
- * The baseline forgets old minima after a while, so a lasting change in the environment (a slower
- * disk, a bigger database) moves it. Time comes from the caller, so the logic runs with a fake
- * clock in tests. Not thread-safe: its owner serializes calls.
+ * The accepted latency is what the limit holds admitted requests to under overload: a
+ * group-committing server's latency rises with its batches well before it is overloaded, so the
+ * limit lets it rise that far. The baseline is the latency without load: the lowest window mean of
+ * the last {@link #BASELINE_BUCKETS} seconds among light windows (few requests in flight, at most
+ * {@link #LIGHT} of the limit, and at least {@link #BASELINE_MIN_SAMPLES} of them finished) and
+ * windows at the limit's floor, or the last such mean when there was none since (until the first
+ * such window, every window counts). Loaded windows do not count, so under lasting overload the
+ * baseline does not creep up with the latency the limit itself allows; windows at the floor do, so
+ * where the environment alone is slower than the accepted latency, the target follows it instead of
+ * pinning the limit to its floor. Old minima are forgotten after a while, so a lasting change in
+ * the environment moves the baseline.
+ *
+ * <p>The limit never shrinks below what the highest throughput of the last {@link #RATE_BUCKETS}
+ * seconds needs at the baseline latency, times {@link #BATCHING}: a group-committing server keeps
+ * one batch running and the next forming. Latency that rises for reasons the limit cannot cure (a
+ * disk that slows down for a while) then does not take throughput down with it; if it lasts, the
+ * highest recent throughput falls and the limit may follow. Time comes from the caller, so the
+ * logic runs with a fake clock in tests. Not thread-safe: its owner serializes calls.
  */
 final class AdaptiveLimit {
   static final double DECREASE = 0.9;
   static final double IN_USE = 0.8;
+
+  /**
+   * In-flight, as a share of the limit, at or below which a window shows latency without load: a
+   * window merely below {@link #IN_USE} may still have its requests queueing behind a batch.
+   */
+  static final double LIGHT = 0.125;
+
   static final int BASELINE_BUCKETS = 10;
+  static final int RATE_BUCKETS = 30;
+  static final double BATCHING = 2.0;
   private static final long BUCKET_NANOS = 1_000_000_000L;
   private static final int MIN_SAMPLES = 5;
+
+  /**
+   * Samples a window needs to count for the baseline: a few slow requests (a batch of hundreds of
+   * declarations, say) in a quiet window are not the latency of the load the limit protects.
+   */
+  static final int BASELINE_MIN_SAMPLES = 20;
 
   private final int min;
   private final int max;
@@ -39,9 +69,13 @@ final class AdaptiveLimit {
   private int peakInFlight;
   private long recentMeanNanos;
   private double recentRatePerSecond;
+  private long lastUnqueuedMean;
+  private boolean sawUnqueued;
 
   private final long[] bucketMinima = new long[BASELINE_BUCKETS];
   private final long[] bucketIds = new long[BASELINE_BUCKETS];
+  private final double[] rateMaxima = new double[RATE_BUCKETS];
+  private final long[] rateIds = new long[RATE_BUCKETS];
 
   AdaptiveLimit(
       int initial, int min, int max, long windowNanos, double tolerance, long acceptedNanos) {
@@ -54,7 +88,8 @@ final class AdaptiveLimit {
     this.windowNanos = windowNanos;
     this.tolerance = tolerance;
     this.acceptedNanos = acceptedNanos;
-    java.util.Arrays.fill(bucketIds, -1);
+    Arrays.fill(bucketIds, -1);
+    Arrays.fill(rateIds, -1);
   }
 
   int limit() {
@@ -71,7 +106,10 @@ final class AdaptiveLimit {
     return recentRatePerSecond;
   }
 
-  /** The lowest window mean of the last seconds, or 0 before the first window. */
+  /**
+   * The lowest mean of the last seconds' windows that were not queueing behind the limit; the last
+   * such mean when none was that recent; 0 before the first.
+   */
   long baselineNanos(long now) {
     long current = now / BUCKET_NANOS;
     long baseline = 0;
@@ -80,7 +118,7 @@ final class AdaptiveLimit {
         baseline = baseline == 0 ? bucketMinima[i] : Math.min(baseline, bucketMinima[i]);
       }
     }
-    return baseline;
+    return baseline == 0 ? lastUnqueuedMean : baseline;
   }
 
   /** One admitted request finished after {@code latencyNanos}; {@code inFlight} were running. */
@@ -97,16 +135,25 @@ final class AdaptiveLimit {
     long mean = latencySum / samples;
     recentMeanNanos = mean;
     recentRatePerSecond = samples * 1e9 / Math.max(1, now - windowStart);
-    long baseline = baselineNanos(now);
-    if (baseline == 0 || mean < baseline) {
-      baseline = mean;
+    rememberRate(now, recentRatePerSecond);
+    boolean inUse = peakInFlight >= IN_USE * limit;
+    boolean light = peakInFlight <= Math.max(min, LIGHT * limit) && samples >= BASELINE_MIN_SAMPLES;
+    if (light || inUse && limit <= min) {
+      if (!sawUnqueued) {
+        sawUnqueued = true;
+        Arrays.fill(bucketIds, -1);
+      }
+      remember(now, mean);
+    } else if (!sawUnqueued) {
+      // No window without queueing yet (overloaded from the start): every window counts until one.
+      remember(now, mean);
     }
-    remember(now, mean);
-    if (peakInFlight < IN_USE * limit) {
+    long baseline = baselineNanos(now);
+    if (!inUse) {
       // Far from the limit, latency says nothing about it: requests are not queueing behind it,
       // and shrinking it would only shed the next burst.
-    } else if (mean > tolerance * baseline && mean > acceptedNanos) {
-      limit = Math.max(min, limit * DECREASE);
+    } else if (mean > Math.max(acceptedNanos, tolerance * (baseline == 0 ? mean : baseline))) {
+      limit = Math.max(Math.min(limit, floor(now, baseline)), limit * DECREASE);
     } else {
       limit = Math.min(max, limit + Math.max(1, Math.sqrt(limit)));
     }
@@ -116,7 +163,35 @@ final class AdaptiveLimit {
     peakInFlight = 0;
   }
 
+  /**
+   * The least the limit shrinks to: what the highest throughput of the last seconds needs at the
+   * baseline latency, with room for batching; never below the configured minimum.
+   */
+  int floor(long now, long baselineNanos) {
+    long current = now / BUCKET_NANOS;
+    double rate = 0;
+    for (int i = 0; i < RATE_BUCKETS; i++) {
+      if (rateIds[i] >= 0 && current - rateIds[i] < RATE_BUCKETS) {
+        rate = Math.max(rate, rateMaxima[i]);
+      }
+    }
+    double needed = BATCHING * rate * baselineNanos / 1e9;
+    return (int) Math.max(min, Math.min(max, Math.ceil(needed)));
+  }
+
+  private void rememberRate(long now, double rate) {
+    long id = now / BUCKET_NANOS;
+    int slot = (int) (id % RATE_BUCKETS);
+    if (rateIds[slot] != id) {
+      rateIds[slot] = id;
+      rateMaxima[slot] = rate;
+    } else {
+      rateMaxima[slot] = Math.max(rateMaxima[slot], rate);
+    }
+  }
+
   private void remember(long now, long mean) {
+    lastUnqueuedMean = mean;
     long id = now / BUCKET_NANOS;
     int slot = (int) (id % BASELINE_BUCKETS);
     if (bucketIds[slot] != id) {

@@ -77,6 +77,7 @@ public final class LoadGenerator {
 
   private final String key;
   private final String host;
+  private final AnswerLog answers = AnswerLog.fromProperty("lvg.answers");
   private final OpenLoop openLoop;
   private final Lane[] lanes;
   private volatile boolean recording;
@@ -154,6 +155,9 @@ public final class LoadGenerator {
       System.out.println(
           load.report(measured, mode, seconds, started, ProcessCpu.sample().minus(cpu)));
       load.openLoop.close();
+      if (load.answers != null) {
+        load.answers.write();
+      }
     } finally {
       vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
@@ -273,6 +277,9 @@ public final class LoadGenerator {
       lastAnswer = Math.max(lastAnswer, now);
       statuses.merge(status, 1L, Long::sum);
       long latency = now - scheduledNanos;
+      if (answers != null) {
+        answers.add(scheduledNanos, latency, status);
+      }
       all.add(latency);
       if (status == 200) {
         admitted.add(latency);

@@ -12,17 +12,21 @@ class AdaptiveLimitTest {
   private boolean started;
 
   /**
-   * Ten samples of {@code latencyMs} spread over one window, with {@code inFlight} running; the
-   * first window also gets the sample that opens it.
+   * {@link AdaptiveLimit#BASELINE_MIN_SAMPLES} samples of {@code latencyMs} spread over one window,
+   * with {@code inFlight} running; the first window also gets the sample that opens it.
    */
   private void window(AdaptiveLimit limit, long latencyMs, int inFlight) {
+    samples(limit, latencyMs * MS, inFlight, AdaptiveLimit.BASELINE_MIN_SAMPLES);
+  }
+
+  private void samples(AdaptiveLimit limit, long latencyNanos, int inFlight, int count) {
     if (!started) {
       started = true;
-      limit.onSample(now, latencyMs * MS, inFlight);
+      limit.onSample(now, latencyNanos, inFlight);
     }
-    for (int i = 0; i < 10; i++) {
-      now += WINDOW / 10;
-      limit.onSample(now, latencyMs * MS, inFlight);
+    for (int i = 0; i < count; i++) {
+      now += WINDOW / count;
+      limit.onSample(now, latencyNanos, inFlight);
     }
   }
 
@@ -54,15 +58,35 @@ class AdaptiveLimitTest {
     int before = limit.limit();
     window(limit, 11, before);
     assertThat(limit.limit()).isEqualTo((int) (before * AdaptiveLimit.DECREASE));
+    int lowest = limit.limit();
     for (int i = 0; i < 30; i++) {
       window(limit, 50, limit.limit());
+      lowest = Math.min(lowest, limit.limit());
     }
-    assertThat(limit.limit()).isEqualTo(4);
+    assertThat(lowest).isEqualTo(4);
+  }
+
+  @Test
+  void whereLatencyStaysHighAtTheFloorTheFloorsLatencyBecomesTheBaseline() {
+    AdaptiveLimit limit = new AdaptiveLimit(32, 4, 64, WINDOW, 2.0, 0);
+    window(limit, 5, 1);
+    while (limit.limit() > 4) {
+      window(limit, 50, limit.limit());
+    }
+    // Shrinking did not lower the latency: it is the environment's, and the limit may grow again.
+    window(limit, 50, 4);
+    assertThat(limit.baselineNanos(now)).isEqualTo(5 * MS);
+    for (int i = 0; i < 10 * AdaptiveLimit.BASELINE_BUCKETS + 10; i++) {
+      window(limit, 50, limit.limit());
+    }
+    assertThat(limit.baselineNanos(now)).isEqualTo(50 * MS);
+    assertThat(limit.limit()).isEqualTo(64);
   }
 
   @Test
   void slowRequestsFarBelowTheLimitDoNotShrinkIt() {
     AdaptiveLimit limit = new AdaptiveLimit(32, 4, 64, WINDOW, 2.0, 0);
+    window(limit, 5, 1);
     window(limit, 5, 32);
     int before = limit.limit();
     for (int i = 0; i < 10; i++) {
@@ -71,6 +95,98 @@ class AdaptiveLimitTest {
     assertThat(limit.limit()).isEqualTo(before);
     window(limit, 80, before);
     assertThat(limit.limit()).isLessThan(before);
+  }
+
+  /**
+   * A server whose latency is its queue: {@code microsPerRequest} for each request in flight (the
+   * limit is always full), over {@code seconds}; answers the lowest and highest limit of the last
+   * half.
+   */
+  private int[] overloaded(AdaptiveLimit limit, long microsPerRequest, int seconds) {
+    int low = Integer.MAX_VALUE;
+    int high = 0;
+    int windows = seconds * 10;
+    for (int i = 0; i < windows; i++) {
+      int inFlight = limit.limit();
+      samples(limit, inFlight * microsPerRequest * 1000, inFlight, 20);
+      if (i >= windows / 2) {
+        low = Math.min(low, limit.limit());
+        high = Math.max(high, limit.limit());
+      }
+    }
+    return new int[] {low, high};
+  }
+
+  @Test
+  void underLastingOverloadTheBaselineDoesNotCreepUpWithTheLatencyTheLimitAllows() {
+    AdaptiveLimit limit = new AdaptiveLimit(16, 4, 1024, WINDOW, 2.0, 0);
+    window(limit, 5, 1);
+    // 0.2 ms per request in flight: tolerance x baseline = 10 ms is reached at 50.
+    int[] range = overloaded(limit, 200, 60);
+    assertThat(limit.baselineNanos(now)).isEqualTo(5 * MS);
+    assertThat(range[0]).isGreaterThanOrEqualTo(40);
+    assertThat(range[1]).isLessThanOrEqualTo(60);
+  }
+
+  @Test
+  void aSlowdownTheLimitCannotCureDoesNotTakeItBelowWhatRecentThroughputNeeds() {
+    AdaptiveLimit limit = new AdaptiveLimit(64, 4, 256, WINDOW, 2.0, 0);
+    window(limit, 5, 1);
+    // 5,000 requests a second at 8 ms, within twice the baseline: the limit grows to its ceiling.
+    for (int i = 0; i < 50; i++) {
+      samples(limit, 8 * MS, limit.limit(), 500);
+    }
+    assertThat(limit.limit()).isEqualTo(256);
+    // Then every request takes 40 ms whatever the limit, and throughput falls with it.
+    int lowest = Integer.MAX_VALUE;
+    for (int i = 0; i < 250; i++) {
+      samples(limit, 40 * MS, limit.limit(), 40);
+      lowest = Math.min(lowest, limit.limit());
+    }
+    // 2 (batching) x 5,000/s x 5 ms = 50: the last 30 s saw 5,000 a second.
+    assertThat(lowest).isEqualTo(50);
+    assertThat(limit.floor(now, 5 * MS)).isEqualTo(50);
+    for (int i = 0; i < 100; i++) {
+      samples(limit, 40 * MS, limit.limit(), 40);
+    }
+    assertThat(limit.floor(now, 5 * MS))
+        .as("once the fast seconds are 30 s old, the floor follows the throughput of now")
+        .isLessThan(50);
+  }
+
+  @Test
+  void aWindowBelowTheLimitWithManyInFlightIsNotTheBaseline() {
+    AdaptiveLimit limit = new AdaptiveLimit(128, 4, 512, WINDOW, 2.0, 0);
+    window(limit, 5, 4);
+    // Half the limit in flight, queueing behind a slow batch: not in use, and not light either.
+    window(limit, 60, 64);
+    assertThat(limit.baselineNanos(now)).isEqualTo(5 * MS);
+    window(limit, 60, 128);
+    assertThat(limit.limit()).isLessThan(128);
+  }
+
+  @Test
+  void aFewSlowRequestsInAQuietWindowDoNotBecomeTheBaseline() {
+    AdaptiveLimit limit = new AdaptiveLimit(32, 4, 64, WINDOW, 2.0, 0);
+    window(limit, 5, 1);
+    for (int i = 0; i < 10 * AdaptiveLimit.BASELINE_BUCKETS; i++) {
+      // Five declarations of 300 ms each, one at a time.
+      samples(limit, 300 * MS, 1, AdaptiveLimit.BASELINE_MIN_SAMPLES / 4);
+    }
+    assertThat(limit.baselineNanos(now)).isEqualTo(5 * MS);
+    int before = limit.limit();
+    window(limit, 12, before);
+    assertThat(limit.limit()).isLessThan(before);
+  }
+
+  @Test
+  void underLastingOverloadTheAcceptedLatencyHoldsTheLimit() {
+    AdaptiveLimit limit = new AdaptiveLimit(16, 4, 1024, WINDOW, 3.0, 20 * MS);
+    window(limit, 2, 1);
+    // 0.25 ms per request in flight: the accepted 20 ms is reached at 80.
+    int[] range = overloaded(limit, 250, 60);
+    assertThat(range[0]).isGreaterThanOrEqualTo(64);
+    assertThat(range[1]).isLessThanOrEqualTo(90);
   }
 
   @Test
