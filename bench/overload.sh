@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # What 503 "Slow down" buys under overload, in one run on one machine (finalize mode, local disk):
 #   1. saturation: a closed loop of 64 writers committing in order;
-#   2. open loop (constant arrival rate, latency from each request's scheduled start) at 0.5x,
-#      1x, 2x and 4x of that saturation, each request version 1 of a table of its own, with the
-#      default admission control and with it switched off;
+#   2. open loop (constant arrival rate, latency from each request's scheduled start; one thread
+#      with its own non-blocking HTTP client sends requests encoded before the run, OpenLoop in
+#      the test sources) at 0.5x, 1x, 2x and 4x of that saturation, each request version 1 of a
+#      table of its own, with the default admission control and with it switched off;
 #   3. two tenants at once, one at 4x and one at 0.2x, against the quiet tenant alone at 0.2x;
 #   4. the same open loops against a server that answers at once: the floor the machine and the
 #      load generator put under every latency here.

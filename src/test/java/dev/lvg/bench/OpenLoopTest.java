@@ -3,12 +3,15 @@ package dev.lvg.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServer;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -19,6 +22,7 @@ class OpenLoopTest {
   private Vertx vertx;
   private HttpServer server;
   private final AtomicInteger connections = new AtomicInteger();
+  private final List<HttpConnection> open = new CopyOnWriteArrayList<>();
   private final List<String> bodies = new ArrayList<>();
 
   /**
@@ -31,7 +35,12 @@ class OpenLoopTest {
     server =
         vertx
             .createHttpServer()
-            .connectionHandler(connection -> connections.incrementAndGet())
+            .connectionHandler(
+                connection -> {
+                  connections.incrementAndGet();
+                  open.add(connection);
+                  connection.closeHandler(closed -> open.remove(connection));
+                })
             .requestHandler(
                 request ->
                     request
@@ -100,9 +109,11 @@ class OpenLoopTest {
     assertThat(statuses).containsExactlyInAnyOrderEntriesOf(Map.of(200, 300, 503, 100));
     assertThat(connections.get()).as("never more than the cap").isLessThanOrEqualTo(64);
     assertThat(bodies).hasSize(400).contains("{\"n\":0}", "{\"n\":299}");
-    // Request n was due 1 ms after request n - 1, from the start of the run.
-    assertThat(scheduled.get(0)).isGreaterThanOrEqualTo(before);
-    assertThat(scheduled.get(299) - scheduled.get(0))
+    // Request n was due 1 ms after request n - 1, from the start of the run; answers may come
+    // in another order.
+    long first = Collections.min(scheduled);
+    assertThat(first).isGreaterThanOrEqualTo(before);
+    assertThat(Collections.max(scheduled) - first)
         .isBetween(TimeUnit.MILLISECONDS.toNanos(298), TimeUnit.MILLISECONDS.toNanos(300));
   }
 
@@ -125,5 +136,26 @@ class OpenLoopTest {
     assertThat(latencies).hasSize(3);
     assertThat(latencies.stream().mapToLong(Long::longValue).max().getAsLong())
         .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(390));
+  }
+
+  @Test
+  void connectionsTheServerClosedBetweenRunsAreNotUsedAgain() throws Exception {
+    Map<Integer, Integer> statuses = new TreeMap<>();
+    try (OpenLoop load = openLoop(8)) {
+      load.run(
+          1000, 50, n -> post("/ok", n), (status, at) -> statuses.merge(status, 1, Integer::sum));
+      int kept = open.size();
+      // What a server's idle timeout does to connections a client keeps between two runs.
+      open.forEach(HttpConnection::close);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      while (!open.isEmpty() && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      Thread.sleep(100);
+      load.run(
+          1000, 50, n -> post("/ok", n), (status, at) -> statuses.merge(status, 1, Integer::sum));
+      assertThat(kept).isPositive();
+    }
+    assertThat(statuses).containsExactly(Map.entry(200, 100));
   }
 }
