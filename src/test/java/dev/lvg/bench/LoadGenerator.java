@@ -509,8 +509,8 @@ public final class LoadGenerator {
   /**
    * Requests at a constant rate from {@link OpenLoop}, on the calling thread: request n commits
    * version 1 of table n (fresh), or version n / TABLES + 1 of table n mod TABLES (record). Every
-   * request is encoded before the first leaves. The answers are recorded by the first lane, whose
-   * event loop has nothing else to do meanwhile.
+   * request is encoded before the first leaves. The answers go into the first lane's bookkeeping,
+   * from the calling thread: while the open loop runs, nothing else records there.
    */
   private Future<Void> open(Workload workload, double rate, int seconds) {
     if (!workload.fresh() && !workload.kind.equals("record")) {
