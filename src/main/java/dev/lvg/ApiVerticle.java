@@ -78,6 +78,7 @@ final class ApiVerticle extends VerticleBase {
       HttpMetrics httpMetrics,
       AtomicBoolean draining,
       AtomicInteger openConnections,
+      AtomicInteger drainingLoops,
       OutageLog outages,
       Set<String> mountedRoutes) {}
 
@@ -113,7 +114,8 @@ final class ApiVerticle extends VerticleBase {
             deadlines.idleTimeoutMillis(),
             deadlines.bodyTimeoutMillis(),
             deadlines.maxConnections(),
-            shared.openConnections());
+            shared.openConnections(),
+            shared.drainingLoops());
     guard.start(vertx);
     HttpServerOptions options =
         new HttpServerOptions()
@@ -296,7 +298,8 @@ final class ApiVerticle extends VerticleBase {
 
   /**
    * Called once the gateway is draining (new requests get 503): waits up to the shutdown grace for
-   * the requests in progress to be answered, then closes the server and its connections.
+   * the requests in progress on every event loop to be answered, then closes the server and its
+   * connections.
    */
   @Override
   public Future<?> stop() {

@@ -283,6 +283,7 @@ public final class Gateway implements AutoCloseable {
             new HttpMetrics(registry),
             draining,
             new AtomicInteger(),
+            new AtomicInteger(),
             outages,
             mountedRoutes);
     int port = config.port() == 0 ? -1 : config.port();

@@ -2,13 +2,21 @@ package dev.lvg;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,8 +41,33 @@ class ShutdownIT {
           .build();
 
   private static TestGateway drainable() {
-    return TestGateway.dedicated(
-        Map.of("LVG_DB_URL", TestGateway.shared().databaseUrl(), "LVG_SHUTDOWN_GRACE", "20"));
+    return drainable(Map.of());
+  }
+
+  private static TestGateway drainable(Map<String, String> more) {
+    Map<String, String> settings = new HashMap<>(more);
+    settings.put("LVG_DB_URL", TestGateway.shared().databaseUrl());
+    settings.put("LVG_SHUTDOWN_GRACE", "20");
+    return TestGateway.dedicated(settings);
+  }
+
+  /** A create held by a lock on its row, and the gateway's close under way. */
+  private record Drain(
+      CompletableFuture<Api.Response> inProgress, CompletableFuture<Void> closing) {}
+
+  /**
+   * Sends a create of version 1 of {@code namespace}$t, waits until the {@code lock} holds it, then
+   * starts closing {@code gw} and returns once its readiness answers 503.
+   */
+  private static Drain closeWithOneInProgress(
+      TestGateway gw, Api api, TableLock lock, String namespace) throws Exception {
+    CompletableFuture<Api.Response> inProgress =
+        api.postAsync(
+            "/v1/table/" + namespace + "%24t/version/create", Api.createBody(1, namespace + "/1"));
+    lock.awaitSessionsWaiting(1);
+    CompletableFuture<Void> closing = CompletableFuture.runAsync(gw.gateway::close);
+    awaitReadiness(gw, 503);
+    return new Drain(inProgress, closing);
   }
 
   @Test
@@ -43,21 +76,17 @@ class ShutdownIT {
     String key = gw.newTenant("drain");
     Api api = gw.api(key);
     api.declare("d", "t");
-    CompletableFuture<Api.Response> inProgress;
-    CompletableFuture<Void> closing;
+    Drain drain;
     try (TableLock lock = new TableLock(TestGateway.shared(), "table_versions")) {
-      inProgress = api.postAsync("/v1/table/d%24t/version/create", Api.createBody(1, "d/1"));
-      lock.awaitSessionsWaiting(1);
-      closing = CompletableFuture.runAsync(gw.gateway::close);
-      awaitReadiness(gw, 503);
+      drain = closeWithOneInProgress(gw, api, lock, "d");
       Api.Response refused =
           api.post("/v1/table/d%24t/version/create", Api.createBody(2, "d/2")).assertError(503, 17);
       assertThat(refused.raw().headers().firstValue("retry-after")).isPresent();
       assertThat(refused.raw().headers().firstValue("x-request-id")).isPresent();
-      assertThat(inProgress).isNotDone();
+      assertThat(drain.inProgress()).isNotDone();
     }
-    assertThat(inProgress.get(30, TimeUnit.SECONDS).status()).isEqualTo(200);
-    closing.get(30, TimeUnit.SECONDS);
+    assertThat(drain.inProgress().get(30, TimeUnit.SECONDS).status()).isEqualTo(200);
+    drain.closing().get(30, TimeUnit.SECONDS);
     Api after = TestGateway.shared().api(key);
     assertThat(
             after
@@ -67,6 +96,76 @@ class ShutdownIT {
                 .path("version")
                 .asLong())
         .isEqualTo(1);
+  }
+
+  @Test
+  void keptConnectionsOfEveryEventLoopGet503WhileARequestIsInProgress() throws Exception {
+    TestGateway gw = drainable(Map.of("LVG_HTTP_INSTANCES", "2"));
+    String key = gw.newTenant("drain-kept");
+    Api api = gw.api(key);
+    api.declare("k", "t");
+    URI base = URI.create(gw.baseUrl);
+    // Connections are spread over both event loops; each has served one request and is kept open.
+    List<Socket> kept = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      Socket socket = new Socket(base.getHost(), base.getPort());
+      socket.setSoTimeout(10_000);
+      kept.add(socket);
+      assertThat(describe(socket, key)).startsWith("HTTP/1.1 200");
+    }
+    Drain drain;
+    try (TableLock lock = new TableLock(TestGateway.shared(), "table_versions")) {
+      drain = closeWithOneInProgress(gw, api, lock, "k");
+      // Time for an event loop with nothing in progress to close its connections, were it to.
+      Thread.sleep(300);
+      for (Socket socket : kept) {
+        assertThat(describe(socket, key)).startsWith("HTTP/1.1 503");
+      }
+      assertThat(drain.inProgress()).isNotDone();
+    } finally {
+      for (Socket socket : kept) {
+        socket.close();
+      }
+    }
+    assertThat(drain.inProgress().get(30, TimeUnit.SECONDS).status()).isEqualTo(200);
+    drain.closing().get(30, TimeUnit.SECONDS);
+  }
+
+  /**
+   * Asks for a description of k$t on {@code socket} and returns the answer's status line once its
+   * whole body is read, or what the connection said instead.
+   */
+  private static String describe(Socket socket, String key) throws IOException {
+    String head =
+        "POST /v1/table/k%24t/describe HTTP/1.1\r\nHost: gateway\r\nx-api-key: "
+            + key
+            + "\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}";
+    OutputStream out = socket.getOutputStream();
+    out.write(head.getBytes(StandardCharsets.US_ASCII));
+    out.flush();
+    InputStream in = socket.getInputStream();
+    ByteArrayOutputStream answer = new ByteArrayOutputStream();
+    int headEnd = -1;
+    while (headEnd < 0) {
+      int b = in.read();
+      if (b < 0) {
+        return "closed after " + answer.size() + " bytes";
+      }
+      answer.write(b);
+      String sofar = answer.toString(StandardCharsets.US_ASCII);
+      if (sofar.endsWith("\r\n\r\n")) {
+        headEnd = sofar.length();
+      }
+    }
+    String answerHead = answer.toString(StandardCharsets.US_ASCII);
+    int length = 0;
+    for (String line : answerHead.split("\r\n")) {
+      if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
+        length = Integer.parseInt(line.substring("content-length:".length()).trim());
+      }
+    }
+    in.readNBytes(length);
+    return answerHead.substring(0, answerHead.indexOf("\r\n"));
   }
 
   @Test

@@ -31,6 +31,7 @@ public final class ConnectionGuard {
   private final long bodyTimeoutMillis;
   private final int maxConnections;
   private final AtomicInteger open;
+  private final AtomicInteger busyGuards;
   private final Map<HttpConnection, Peer> peers = new HashMap<>();
   private Vertx vertx;
   private long scanner = -1;
@@ -47,23 +48,30 @@ public final class ConnectionGuard {
     }
   }
 
-  /** {@code open} is the count of open API connections, shared by every event loop's guard. */
+  /**
+   * {@code open} is the count of open API connections and {@code busyGuards} the count of guards
+   * whose event loop still has requests in progress in a drain, both shared by every event loop's
+   * guard.
+   */
   public ConnectionGuard(
       long headTimeoutMillis,
       long idleTimeoutMillis,
       long bodyTimeoutMillis,
       int maxConnections,
-      AtomicInteger open) {
+      AtomicInteger open,
+      AtomicInteger busyGuards) {
     this.headTimeoutMillis = headTimeoutMillis;
     this.idleTimeoutMillis = idleTimeoutMillis;
     this.bodyTimeoutMillis = bodyTimeoutMillis;
     this.maxConnections = maxConnections;
     this.open = open;
+    this.busyGuards = busyGuards;
   }
 
   /** Starts the scan on the calling event loop. */
   public void start(Vertx vertx) {
     this.vertx = vertx;
+    busyGuards.incrementAndGet();
     scanner = vertx.setPeriodic(SCAN_MILLIS, id -> scan(System.currentTimeMillis()));
   }
 
@@ -110,33 +118,47 @@ public final class ConnectionGuard {
   }
 
   /**
-   * Completes once no request on this event loop is in progress (its answer sent or its connection
+   * Completes once no request is in progress on any event loop (its answer sent or its connection
    * gone), or when {@code graceMillis} have passed; checked every 50 ms on the calling event loop.
+   * An event loop done with its own requests waits for the others: meanwhile its connections stay
+   * open, so a client sending on one gets 503 code 17, not a connection closed under it.
    */
   public Future<Void> idle(long graceMillis) {
     Promise<Void> done = Promise.promise();
     long deadline = System.currentTimeMillis() + graceMillis;
-    awaitIdle(done, deadline);
+    awaitIdle(done, deadline, false);
     return done.future();
   }
 
-  private void awaitIdle(Promise<Void> done, long deadline) {
-    long busy =
-        peers.values().stream()
-            .filter(
-                peer ->
-                    peer.current != null
-                        && !peer.current.response().ended()
-                        && !peer.current.response().closed())
-            .count();
-    if (busy == 0) {
+  private void awaitIdle(Promise<Void> done, long deadline, boolean ownDone) {
+    boolean own = ownDone;
+    if (!own && busy() == 0) {
+      own = true;
+      busyGuards.decrementAndGet();
+    }
+    if (own && busyGuards.get() <= 0) {
       done.complete();
     } else if (System.currentTimeMillis() >= deadline) {
-      LOG.warn("shutdown grace over with {} requests still in progress", busy);
+      if (!own) {
+        LOG.warn("shutdown grace over with {} requests still in progress", busy());
+        busyGuards.decrementAndGet();
+      }
       done.complete();
     } else {
-      vertx.setTimer(50, id -> awaitIdle(done, deadline));
+      boolean next = own;
+      vertx.setTimer(50, id -> awaitIdle(done, deadline, next));
     }
+  }
+
+  /** Requests on this event loop not yet answered, on connections still open. */
+  private long busy() {
+    return peers.values().stream()
+        .filter(
+            peer ->
+                peer.current != null
+                    && !peer.current.response().ended()
+                    && !peer.current.response().closed())
+        .count();
   }
 
   private void scan(long now) {
