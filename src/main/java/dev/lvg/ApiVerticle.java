@@ -78,7 +78,7 @@ final class ApiVerticle extends VerticleBase {
       HttpMetrics httpMetrics,
       AtomicBoolean draining,
       AtomicInteger openConnections,
-      AtomicInteger drainingLoops,
+      AtomicInteger busyGuards,
       OutageLog outages,
       Set<String> mountedRoutes) {}
 
@@ -115,7 +115,7 @@ final class ApiVerticle extends VerticleBase {
             deadlines.bodyTimeoutMillis(),
             deadlines.maxConnections(),
             shared.openConnections(),
-            shared.drainingLoops());
+            shared.busyGuards());
     guard.start(vertx);
     HttpServerOptions options =
         new HttpServerOptions()
