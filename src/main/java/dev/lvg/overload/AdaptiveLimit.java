@@ -72,10 +72,8 @@ final class AdaptiveLimit {
   private long lastUnqueuedMean;
   private boolean sawUnqueued;
 
-  private final long[] bucketMinima = new long[BASELINE_BUCKETS];
-  private final long[] bucketIds = new long[BASELINE_BUCKETS];
-  private final double[] rateMaxima = new double[RATE_BUCKETS];
-  private final long[] rateIds = new long[RATE_BUCKETS];
+  private final PerSecond unqueuedMinima = new PerSecond(BASELINE_BUCKETS, true);
+  private final PerSecond rateMaxima = new PerSecond(RATE_BUCKETS, false);
 
   AdaptiveLimit(
       int initial, int min, int max, long windowNanos, double tolerance, long acceptedNanos) {
@@ -88,8 +86,6 @@ final class AdaptiveLimit {
     this.windowNanos = windowNanos;
     this.tolerance = tolerance;
     this.acceptedNanos = acceptedNanos;
-    Arrays.fill(bucketIds, -1);
-    Arrays.fill(rateIds, -1);
   }
 
   int limit() {
@@ -111,13 +107,7 @@ final class AdaptiveLimit {
    * such mean when none was that recent; 0 before the first.
    */
   long baselineNanos(long now) {
-    long current = now / BUCKET_NANOS;
-    long baseline = 0;
-    for (int i = 0; i < BASELINE_BUCKETS; i++) {
-      if (bucketIds[i] >= 0 && current - bucketIds[i] < BASELINE_BUCKETS) {
-        baseline = baseline == 0 ? bucketMinima[i] : Math.min(baseline, bucketMinima[i]);
-      }
-    }
+    long baseline = (long) unqueuedMinima.best(now, 0);
     return baseline == 0 ? lastUnqueuedMean : baseline;
   }
 
@@ -135,13 +125,13 @@ final class AdaptiveLimit {
     long mean = latencySum / samples;
     recentMeanNanos = mean;
     recentRatePerSecond = samples * 1e9 / Math.max(1, now - windowStart);
-    rememberRate(now, recentRatePerSecond);
+    rateMaxima.add(now, recentRatePerSecond);
     boolean inUse = peakInFlight >= IN_USE * limit;
     boolean light = peakInFlight <= Math.max(min, LIGHT * limit) && samples >= BASELINE_MIN_SAMPLES;
     if (light || inUse && limit <= min) {
       if (!sawUnqueued) {
         sawUnqueued = true;
-        Arrays.fill(bucketIds, -1);
+        unqueuedMinima.clear();
       }
       remember(now, mean);
     } else if (!sawUnqueued) {
@@ -168,37 +158,59 @@ final class AdaptiveLimit {
    * baseline latency, with room for batching; never below the configured minimum.
    */
   int floor(long now, long baselineNanos) {
-    long current = now / BUCKET_NANOS;
-    double rate = 0;
-    for (int i = 0; i < RATE_BUCKETS; i++) {
-      if (rateIds[i] >= 0 && current - rateIds[i] < RATE_BUCKETS) {
-        rate = Math.max(rate, rateMaxima[i]);
-      }
-    }
-    double needed = BATCHING * rate * baselineNanos / 1e9;
+    double needed = BATCHING * rateMaxima.best(now, 0) * baselineNanos / 1e9;
     return (int) Math.max(min, Math.min(max, Math.ceil(needed)));
-  }
-
-  private void rememberRate(long now, double rate) {
-    long id = now / BUCKET_NANOS;
-    int slot = (int) (id % RATE_BUCKETS);
-    if (rateIds[slot] != id) {
-      rateIds[slot] = id;
-      rateMaxima[slot] = rate;
-    } else {
-      rateMaxima[slot] = Math.max(rateMaxima[slot], rate);
-    }
   }
 
   private void remember(long now, long mean) {
     lastUnqueuedMean = mean;
-    long id = now / BUCKET_NANOS;
-    int slot = (int) (id % BASELINE_BUCKETS);
-    if (bucketIds[slot] != id) {
-      bucketIds[slot] = id;
-      bucketMinima[slot] = mean;
-    } else {
-      bucketMinima[slot] = Math.min(bucketMinima[slot], mean);
+    unqueuedMinima.add(now, mean);
+  }
+
+  /** The least (or greatest) value seen in each of the last seconds, one bucket a second. */
+  private static final class PerSecond {
+    private final double[] values;
+    private final long[] seconds;
+    private final boolean least;
+
+    PerSecond(int buckets, boolean least) {
+      this.values = new double[buckets];
+      this.seconds = new long[buckets];
+      this.least = least;
+      clear();
+    }
+
+    void clear() {
+      Arrays.fill(seconds, -1);
+    }
+
+    void add(long now, double value) {
+      long second = now / BUCKET_NANOS;
+      int slot = (int) (second % seconds.length);
+      if (seconds[slot] != second) {
+        seconds[slot] = second;
+        values[slot] = value;
+      } else {
+        values[slot] = better(values[slot], value);
+      }
+    }
+
+    /** The least (or greatest) value of the last seconds, or {@code none} without one. */
+    double best(long now, double none) {
+      long current = now / BUCKET_NANOS;
+      double best = none;
+      boolean any = false;
+      for (int i = 0; i < seconds.length; i++) {
+        if (seconds[i] >= 0 && current - seconds[i] < seconds.length) {
+          best = any ? better(best, values[i]) : values[i];
+          any = true;
+        }
+      }
+      return best;
+    }
+
+    private double better(double a, double b) {
+      return least ? Math.min(a, b) : Math.max(a, b);
     }
   }
 }

@@ -10,7 +10,8 @@ import java.util.Arrays;
 /**
  * Every answer of a measured run, for a picture of latency over time: one line per answer with the
  * second its request was due (from the first request), its latency in milliseconds and its status.
- * Kept in memory during the run, written after it. Not thread-safe: one lane records at a time.
+ * Kept in memory during the run, written after it. The lanes of a closed loop record from their own
+ * event loops, so adding is synchronized.
  */
 final class AnswerLog {
   private final Path file;
@@ -29,7 +30,7 @@ final class AnswerLog {
     return file == null ? null : new AnswerLog(Path.of(file));
   }
 
-  void add(long scheduledNanos, long latencyNanos, int status) {
+  synchronized void add(long scheduledNanos, long latencyNanos, int status) {
     if (count == scheduled.length) {
       scheduled = Arrays.copyOf(scheduled, count * 2);
       latencies = Arrays.copyOf(latencies, count * 2);
@@ -41,7 +42,7 @@ final class AnswerLog {
     count++;
   }
 
-  void write() {
+  synchronized void write() {
     long first = Long.MAX_VALUE;
     for (int i = 0; i < count; i++) {
       first = Math.min(first, scheduled[i]);
