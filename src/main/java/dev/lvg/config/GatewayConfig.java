@@ -260,7 +260,7 @@ public record GatewayConfig(
         initial,
         min,
         max,
-        s.integer("LVG_ADMISSION_MAX_WAIT_MS", 2, 0, 60_000),
+        s.integer("LVG_ADMISSION_MAX_WAIT_MS", 1, 0, 60_000),
         parsed,
         s.integer("LVG_ADMISSION_ACCEPTED_LATENCY_MS", 20, 0, 60_000));
   }

@@ -20,6 +20,10 @@ import java.util.function.LongSupplier;
  * share. So a tenant sending four times what the gateway can serve cannot crowd out a quiet one,
  * even when it took the slots of a growing limit before the quiet one asked.
  *
+ * <p>A tenant asking for little of what is served (see {@link Demand}) runs at once, over the
+ * limit, up to the ceiling: shares of concurrency alone would refuse a quiet tenant whose requests
+ * stay in flight longer while the work slows down.
+ *
  * <p>The waiting room holds what the limiter expects to admit within the longest wait: the rate at
  * which requests recently finished times the wait, at least {@link #MIN_WAITING_ROOM}. Thread-safe;
  * callbacks run outside its lock, through the {@link Waiter} of each request (which puts them on
@@ -82,6 +86,7 @@ public final class ConcurrencyLimiter {
 
   private final String name;
   private final AdaptiveLimit limit;
+  private final int ceiling;
   private final long maxWaitNanos;
   private final LongSupplier clock;
   private final Timers timers;
@@ -90,6 +95,7 @@ public final class ConcurrencyLimiter {
   private int running;
   private int waitingCount;
   private final RetryAdvice retryAdvice = new RetryAdvice();
+  private final Demand demand = new Demand();
 
   public ConcurrencyLimiter(
       String name, Settings settings, LongSupplier clock, Timers timers, Observer observer) {
@@ -102,6 +108,7 @@ public final class ConcurrencyLimiter {
             WINDOW_NANOS,
             settings.tolerance(),
             settings.acceptedLatencyNanos());
+    this.ceiling = settings.maxLimit();
     this.maxWaitNanos = settings.maxWaitNanos();
     this.clock = clock;
     this.timers = timers;
@@ -135,7 +142,10 @@ public final class ConcurrencyLimiter {
     synchronized (this) {
       long now = clock.getAsLong();
       Requester state = tenants.computeIfAbsent(tenant, Requester::new);
-      if (running < limit.limit() && waitingCount == 0 || mayBorrow(state)) {
+      int asked = demand.ask(tenant, now);
+      if (running < limit.limit() && waitingCount == 0
+          || mayBorrow(state)
+          || running < ceiling && demand.little(asked, activeTenants(state))) {
         permit = admit(state, now);
         afterwards.add(() -> observer.admitted(tenant, 0));
       } else {
@@ -162,7 +172,10 @@ public final class ConcurrencyLimiter {
     int share = Math.max(1, limit.limit() / active);
     int room = waitingRoom();
     if (waitingCount >= room) {
-      Requester hog = active > 1 && state.load() < share ? mostOverShare(share) : null;
+      Requester hog =
+          active > 1 && state.load() < share
+              ? Requester.furthestOver(tenants.values(), share)
+              : null;
       if (hog == null || hog == state) {
         return refuse(state, Reason.QUEUE_FULL, afterwards);
       }
@@ -223,19 +236,6 @@ public final class ConcurrencyLimiter {
     return active;
   }
 
-  /** The tenant furthest over {@code share} that has someone waiting, or null. */
-  private Requester mostOverShare(int share) {
-    Requester hog = null;
-    for (Requester tenant : tenants.values()) {
-      if (!tenant.waiting.isEmpty()
-          && tenant.load() > share
-          && (hog == null || tenant.load() > hog.load())) {
-        hog = tenant;
-      }
-    }
-    return hog;
-  }
-
   /** What the limiter expects to admit within the longest wait, at the rate requests finish. */
   private int waitingRoom() {
     double rate = limit.recentRatePerSecond();
@@ -249,6 +249,7 @@ public final class ConcurrencyLimiter {
   private Permit admit(Requester state, long now) {
     running++;
     state.running++;
+    demand.admitted();
     retryAdvice.admitted();
     return new Permit(state, now);
   }
@@ -265,7 +266,7 @@ public final class ConcurrencyLimiter {
       running--;
       permit.tenant.running--;
       while (running < limit.limit() && waitingCount > 0) {
-        Requester.Waiting next = nextFair();
+        Requester.Waiting next = Requester.nextFair(tenants.values());
         waitingCount--;
         next.cancelDeadline.run();
         Permit granted = admit(next.requester, now);
@@ -276,23 +277,6 @@ public final class ConcurrencyLimiter {
       forgetIfIdle(permit.tenant);
     }
     run(afterwards);
-  }
-
-  /** The head waiter of the waiting tenant with the fewest running; ties go to the longest wait. */
-  private Requester.Waiting nextFair() {
-    Requester best = null;
-    for (Requester tenant : tenants.values()) {
-      if (tenant.waiting.isEmpty()) {
-        continue;
-      }
-      if (best == null
-          || tenant.running < best.running
-          || tenant.running == best.running
-              && tenant.waiting.peekFirst().since < best.waiting.peekFirst().since) {
-        best = tenant;
-      }
-    }
-    return best.waiting.pollFirst();
   }
 
   private void expire(Requester.Waiting waiting) {

@@ -1,8 +1,12 @@
 package dev.lvg.overload;
 
 import java.util.ArrayDeque;
+import java.util.Collection;
 
-/** One requester of a {@link ConcurrencyLimiter}: its requests running and those waiting. */
+/**
+ * One requester of a {@link ConcurrencyLimiter}: its requests running and those waiting; and how
+ * the limiter picks among requesters.
+ */
 final class Requester {
   final String name;
   int running;
@@ -15,6 +19,39 @@ final class Requester {
   /** Requests running and waiting. */
   int load() {
     return running + waiting.size();
+  }
+
+  /** The requester furthest over {@code share} that has someone waiting, or null. */
+  static Requester furthestOver(Collection<Requester> all, int share) {
+    Requester hog = null;
+    for (Requester tenant : all) {
+      if (!tenant.waiting.isEmpty()
+          && tenant.load() > share
+          && (hog == null || tenant.load() > hog.load())) {
+        hog = tenant;
+      }
+    }
+    return hog;
+  }
+
+  /**
+   * The head waiter of the waiting requester with the fewest running (ties go to the longest wait),
+   * taken out of its queue; there must be one.
+   */
+  static Waiting nextFair(Collection<Requester> all) {
+    Requester best = null;
+    for (Requester tenant : all) {
+      if (tenant.waiting.isEmpty()) {
+        continue;
+      }
+      if (best == null
+          || tenant.running < best.running
+          || tenant.running == best.running
+              && tenant.waiting.peekFirst().since < best.waiting.peekFirst().since) {
+        best = tenant;
+      }
+    }
+    return best.waiting.pollFirst();
   }
 
   /** A request waiting for a slot, with what cancels its deadline. */

@@ -7,6 +7,7 @@ import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ConcurrencyLimiterTest {
@@ -47,9 +48,13 @@ class ConcurrencyLimiterTest {
   }
 
   private ConcurrencyLimiter limiter(int limit, long maxWaitMs) {
+    return limiter(limit, limit, maxWaitMs);
+  }
+
+  private ConcurrencyLimiter limiter(int limit, int ceiling, long maxWaitMs) {
     return new ConcurrencyLimiter(
         "writes",
-        new ConcurrencyLimiter.Settings(limit, 1, limit, maxWaitMs * MS, 2.0, 0),
+        new ConcurrencyLimiter.Settings(limit, 1, ceiling, maxWaitMs * MS, 2.0, 0),
         () -> now,
         (delay, task) -> {
           Object[] timer = {now + delay, task, false};
@@ -240,6 +245,73 @@ class ConcurrencyLimiterTest {
     }
     assertThat(refusedOfA).isPositive();
     assertThat(decisions).contains("refused a FAIR_SHARE");
+  }
+
+  /** A second in which each tenant asked for as many requests as given, each admitted and done. */
+  private void secondOfDemand(ConcurrencyLimiter limiter, Map<String, Integer> asked) {
+    asked.forEach(
+        (tenant, count) -> {
+          for (int i = 0; i < count; i++) {
+            ask(limiter, tenant).permit.release();
+          }
+        });
+    advance(1000);
+  }
+
+  /** {@code count} requests of {@code tenant}, asked now and left running or waiting. */
+  private List<Request> asks(ConcurrencyLimiter limiter, String tenant, int count) {
+    List<Request> requests = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      requests.add(ask(limiter, tenant));
+    }
+    return requests;
+  }
+
+  @Test
+  void aTenantAskingForLittleRunsOverTheLimitOnceItsShareOfConcurrencyIsUsedUp() {
+    ConcurrencyLimiter limiter = limiter(4, 64, 10);
+    secondOfDemand(limiter, Map.of("noisy", 40, "quiet", 4));
+    assertThat(asks(limiter, "noisy", 5).get(4).waited).isTrue();
+    // Its requests stay in flight (a slow sync, say): it holds more than its share of 2.
+    assertThat(asks(limiter, "quiet", 5)).allMatch(Request::running);
+    assertThat(limiter.running()).isEqualTo(9);
+    assertThat(ask(limiter, "noisy").waited).as("the tenant asking for most still waits").isTrue();
+  }
+
+  @Test
+  void tenantsAskingAlikeAndALoneTenantGoThroughTheLimit() {
+    ConcurrencyLimiter limiter = limiter(4, 64, 10);
+    secondOfDemand(limiter, Map.of("a", 20, "b", 20));
+    asks(limiter, "a", 4);
+    assertThat(ask(limiter, "b").running()).as("it borrows one of a's slots").isTrue();
+    assertThat(ask(limiter, "b").running()).isTrue();
+    assertThat(ask(limiter, "b").waited).as("at its share, asking as much as a").isTrue();
+
+    ConcurrencyLimiter alone = limiter(2, 64, 0);
+    secondOfDemand(alone, Map.of("t", 40));
+    assertThat(asks(alone, "t", 3).get(2).refused()).isTrue();
+  }
+
+  @Test
+  void aTenantAskingForLittleStopsAtTheCeiling() {
+    ConcurrencyLimiter limiter = limiter(2, 4, 10);
+    secondOfDemand(limiter, Map.of("noisy", 40, "quiet", 2));
+    asks(limiter, "noisy", 2);
+    assertThat(asks(limiter, "quiet", 2)).allMatch(Request::running);
+    assertThat(limiter.running()).isEqualTo(4);
+    assertThat(ask(limiter, "quiet").waited).as("four run: the ceiling").isTrue();
+  }
+
+  @Test
+  void demandOfASecondLongPastDoesNotCount() {
+    ConcurrencyLimiter limiter = limiter(2, 64, 10);
+    secondOfDemand(limiter, Map.of("noisy", 40, "quiet", 2));
+    advance(1000);
+    asks(limiter, "noisy", 2);
+    assertThat(ask(limiter, "quiet").running()).as("it borrows").isTrue();
+    assertThat(ask(limiter, "quiet").waited)
+        .as("the second before this one saw no requests: nothing to judge demand by")
+        .isTrue();
   }
 
   @Test

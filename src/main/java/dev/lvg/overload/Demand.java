@@ -1,0 +1,58 @@
+package dev.lvg.overload;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * What each tenant asked a {@link ConcurrencyLimiter} for, and what it admitted in all, a second at
+ * a time: which tenants ask for little of what is being served, at most half of an even share
+ * (admitted / active tenants / 2) in the last complete second. The limiter runs such a tenant's
+ * requests at once, over its limit: when the work slows down (a slow disk sync, a checkpoint), a
+ * quiet tenant's requests stay in flight longer, so it holds more than its share of a limit that is
+ * shrinking at the same time, and shares of concurrency alone would refuse it like the tenant
+ * flooding the gateway. Such tenants together ask for at most half of what is served; a tenant
+ * asking for more, and tenants asking alike, go through the limit. Not thread-safe: its limiter
+ * serializes calls.
+ */
+final class Demand {
+  static final long SECOND_NANOS = 1_000_000_000L;
+
+  /** Admissions a second needs before any tenant counts as asking for little of them. */
+  static final int MIN_ADMITTED = 20;
+
+  private Map<String, int[]> askedNow = new HashMap<>();
+  private Map<String, int[]> askedBefore = Map.of();
+  private int admittedNow;
+  private int admittedBefore;
+  private long secondEnds = Long.MIN_VALUE;
+
+  /**
+   * Counts one request of {@code tenant}; answers how many it asked for in the last complete second
+   * (none when that second saw no requests at all).
+   */
+  int ask(String tenant, long now) {
+    if (now >= secondEnds) {
+      boolean consecutive = now < secondEnds + SECOND_NANOS;
+      askedBefore = consecutive ? askedNow : Map.of();
+      admittedBefore = consecutive ? admittedNow : 0;
+      askedNow = new HashMap<>();
+      admittedNow = 0;
+      secondEnds = now + SECOND_NANOS;
+    }
+    askedNow.computeIfAbsent(tenant, name -> new int[1])[0]++;
+    int[] before = askedBefore.get(tenant);
+    return before == null ? 0 : before[0];
+  }
+
+  void admitted() {
+    admittedNow++;
+  }
+
+  /**
+   * Whether a tenant that asked for {@code asked} in the last complete second asked for at most
+   * half of an even share, among {@code activeTenants}, of what was admitted then.
+   */
+  boolean little(int asked, int activeTenants) {
+    return admittedBefore >= MIN_ADMITTED && 2L * activeTenants * asked <= admittedBefore;
+  }
+}
