@@ -145,7 +145,7 @@ public final class ConcurrencyLimiter {
       int asked = demand.ask(tenant, now);
       if (running < limit.limit() && waitingCount == 0
           || mayBorrow(state)
-          || running < ceiling && demand.little(asked, activeTenants(state))) {
+          || running < ceiling && demand.little(asked)) {
         permit = admit(state, now);
         afterwards.add(() -> observer.admitted(tenant, 0));
       } else {

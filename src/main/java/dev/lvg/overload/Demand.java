@@ -5,14 +5,15 @@ import java.util.Map;
 
 /**
  * What each tenant asked a {@link ConcurrencyLimiter} for, and what it admitted in all, a second at
- * a time: which tenants ask for little of what is being served, at most half of an even share
- * (admitted / active tenants / 2) in the last complete second. The limiter runs such a tenant's
- * requests at once, over its limit: when the work slows down (a slow disk sync, a checkpoint), a
- * quiet tenant's requests stay in flight longer, so it holds more than its share of a limit that is
+ * a time: which tenants ask for little of what is being served. A tenant asks for little when, in
+ * the last complete second, it asked at least once and at most half of an even share of what was
+ * admitted then (admitted / tenants that asked / 2); such tenants together asked for at most half
+ * of what was served, and a tenant asking for more, tenants asking alike, and a tenant not seen in
+ * the last second (a flood of new API keys, say) do not. The limiter runs such a tenant's requests
+ * at once, over its limit: when the work slows down (a slow disk sync, a checkpoint), a quiet
+ * tenant's requests stay in flight longer, so it holds more than its share of a limit that is
  * shrinking at the same time, and shares of concurrency alone would refuse it like the tenant
- * flooding the gateway. Such tenants together ask for at most half of what is served; a tenant
- * asking for more, and tenants asking alike, go through the limit. Not thread-safe: its limiter
- * serializes calls.
+ * flooding the gateway. Not thread-safe: its limiter serializes calls.
  */
 final class Demand {
   static final long SECOND_NANOS = 1_000_000_000L;
@@ -48,11 +49,10 @@ final class Demand {
     admittedNow++;
   }
 
-  /**
-   * Whether a tenant that asked for {@code asked} in the last complete second asked for at most
-   * half of an even share, among {@code activeTenants}, of what was admitted then.
-   */
-  boolean little(int asked, int activeTenants) {
-    return admittedBefore >= MIN_ADMITTED && 2L * activeTenants * asked <= admittedBefore;
+  /** Whether a tenant that asked for {@code asked} in the last complete second asked for little. */
+  boolean little(int asked) {
+    return asked > 0
+        && admittedBefore >= MIN_ADMITTED
+        && 2L * askedBefore.size() * asked <= admittedBefore;
   }
 }

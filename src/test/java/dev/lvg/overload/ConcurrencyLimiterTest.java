@@ -303,6 +303,17 @@ class ConcurrencyLimiterTest {
   }
 
   @Test
+  void aRequesterNotSeenInTheLastSecondGoesThroughTheLimit() {
+    ConcurrencyLimiter limiter = limiter(2, 64, 10);
+    secondOfDemand(limiter, Map.of("noisy", 40));
+    asks(limiter, "noisy", 2);
+    assertThat(ask(limiter, "new key 1").running()).as("it borrows").isTrue();
+    assertThat(ask(limiter, "new key 2").waited)
+        .as("nothing left to borrow, and no demand of its own to judge")
+        .isTrue();
+  }
+
+  @Test
   void demandOfASecondLongPastDoesNotCount() {
     ConcurrencyLimiter limiter = limiter(2, 64, 10);
     secondOfDemand(limiter, Map.of("noisy", 40, "quiet", 2));
