@@ -37,6 +37,9 @@ public final class ConnectionGuard {
   private long scanner = -1;
   private long refusedSinceLog;
 
+  /** Whether this guard, draining, has counted itself off {@code busyGuards}. */
+  private boolean countedOff;
+
   /** The state of one connection: the request it serves, and since when. */
   private static final class Peer {
     HttpServerRequest current;
@@ -126,28 +129,30 @@ public final class ConnectionGuard {
   public Future<Void> idle(long graceMillis) {
     Promise<Void> done = Promise.promise();
     long deadline = System.currentTimeMillis() + graceMillis;
-    awaitIdle(done, deadline, false);
+    awaitIdle(done, deadline);
     return done.future();
   }
 
-  private void awaitIdle(Promise<Void> done, long deadline, boolean ownDone) {
-    boolean own = ownDone;
-    if (!own && busy() == 0) {
-      own = true;
-      busyGuards.decrementAndGet();
+  private void awaitIdle(Promise<Void> done, long deadline) {
+    if (!countedOff && busy() == 0) {
+      countOff();
     }
-    if (own && busyGuards.get() <= 0) {
+    if (countedOff && busyGuards.get() <= 0) {
       done.complete();
     } else if (System.currentTimeMillis() >= deadline) {
-      if (!own) {
+      if (!countedOff) {
         LOG.warn("shutdown grace over with {} requests still in progress", busy());
-        busyGuards.decrementAndGet();
+        countOff();
       }
       done.complete();
     } else {
-      boolean next = own;
-      vertx.setTimer(50, id -> awaitIdle(done, deadline, next));
+      vertx.setTimer(50, id -> awaitIdle(done, deadline));
     }
+  }
+
+  private void countOff() {
+    countedOff = true;
+    busyGuards.decrementAndGet();
   }
 
   /** Requests on this event loop not yet answered, on connections still open. */
