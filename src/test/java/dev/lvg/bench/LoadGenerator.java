@@ -612,6 +612,7 @@ public final class LoadGenerator {
     fields.put("postgres_cores", String.format("%.2f", cpu.postgresMillis() / 1000 / wall));
     fields.put("generator_cores", String.format("%.2f", cpu.generatorMillis() / 1000 / wall));
     fields.put("idle_cores", String.format("%.2f", cpu.idleMillis() / 1000 / wall));
+    fields.put("stolen_cores", String.format("%.2f", cpu.stolenMillis() / 1000 / wall));
     fields.put("server_rss_mib", Long.toString(ProcessCpu.serverRssMib()));
     StringBuilder line = new StringBuilder("LVG-LOAD");
     fields.forEach((name, value) -> line.append(' ').append(name).append('=').append(value));

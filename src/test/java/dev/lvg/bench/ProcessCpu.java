@@ -17,11 +17,17 @@ final class ProcessCpu {
   private ProcessCpu() {}
 
   /**
-   * CPU milliseconds of the server, of PostgreSQL, of this process (the load generator), and the
-   * machine's idle milliseconds (all cores, waiting for I/O included).
+   * CPU milliseconds of the server, of PostgreSQL, of this process (the load generator), the
+   * machine's idle milliseconds (all cores, waiting for I/O included), and the milliseconds the
+   * hypervisor gave this machine's cores to someone else (steal): a virtual machine whose host is
+   * busy runs slower for a while, whatever runs on it.
    */
   record Sample(
-      double serverMillis, double postgresMillis, double generatorMillis, double idleMillis) {
+      double serverMillis,
+      double postgresMillis,
+      double generatorMillis,
+      double idleMillis,
+      double stolenMillis) {
     Sample minus(Sample earlier) {
       return earlier == null
           ? this
@@ -29,7 +35,8 @@ final class ProcessCpu {
               serverMillis - earlier.serverMillis,
               postgresMillis - earlier.postgresMillis,
               generatorMillis - earlier.generatorMillis,
-              idleMillis - earlier.idleMillis);
+              idleMillis - earlier.idleMillis,
+              stolenMillis - earlier.stolenMillis);
     }
   }
 
@@ -38,14 +45,22 @@ final class ProcessCpu {
         ticks(pid("lvg.server.pid"), false) / TICKS_PER_MILLI,
         postgresTicks() / TICKS_PER_MILLI,
         ticks(ProcessHandle.current().pid(), false) / TICKS_PER_MILLI,
-        idleTicks() / TICKS_PER_MILLI);
+        machineTicks(4, 5) / TICKS_PER_MILLI,
+        machineTicks(8) / TICKS_PER_MILLI);
   }
 
-  /** Idle and I/O-wait ticks of all cores together, from the first line of /proc/stat. */
-  private static double idleTicks() {
+  /**
+   * The sum of the given columns of all cores together, from the first line of /proc/stat: after
+   * the label come user, nice, system, idle (4), iowait (5), irq, softirq and steal (8).
+   */
+  private static double machineTicks(int... columns) {
     try {
       String[] cpu = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
-      return Long.parseLong(cpu[4]) + Long.parseLong(cpu[5]);
+      long ticks = 0;
+      for (int column : columns) {
+        ticks += Long.parseLong(cpu[column]);
+      }
+      return ticks;
     } catch (IOException | RuntimeException unreadable) {
       return 0;
     }
