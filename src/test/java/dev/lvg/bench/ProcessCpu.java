@@ -13,6 +13,9 @@ import java.util.stream.Stream;
  */
 final class ProcessCpu {
   private static final double TICKS_PER_MILLI = 100 / 1000.0;
+  private static final int IDLE = 3;
+  private static final int IOWAIT = 4;
+  private static final int STEAL = 7;
 
   private ProcessCpu() {}
 
@@ -41,28 +44,29 @@ final class ProcessCpu {
   }
 
   static Sample sample() {
+    long[] machine = machineTicks();
     return new Sample(
         ticks(pid("lvg.server.pid"), false) / TICKS_PER_MILLI,
         postgresTicks() / TICKS_PER_MILLI,
         ticks(ProcessHandle.current().pid(), false) / TICKS_PER_MILLI,
-        machineTicks(4, 5) / TICKS_PER_MILLI,
-        machineTicks(8) / TICKS_PER_MILLI);
+        (machine[IDLE] + machine[IOWAIT]) / TICKS_PER_MILLI,
+        machine[STEAL] / TICKS_PER_MILLI);
   }
 
   /**
-   * The sum of the given columns of all cores together, from the first line of /proc/stat: after
-   * the label come user, nice, system, idle (4), iowait (5), irq, softirq and steal (8).
+   * The ticks of all cores together, from the first line of /proc/stat, read once: user, nice,
+   * system, idle, iowait, irq, softirq, steal; zeros when it cannot be read.
    */
-  private static double machineTicks(int... columns) {
+  private static long[] machineTicks() {
+    long[] ticks = new long[STEAL + 1];
     try {
       String[] cpu = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
-      long ticks = 0;
-      for (int column : columns) {
-        ticks += Long.parseLong(cpu[column]);
+      for (int i = 0; i < ticks.length; i++) {
+        ticks[i] = Long.parseLong(cpu[i + 1]);
       }
       return ticks;
     } catch (IOException | RuntimeException unreadable) {
-      return 0;
+      return new long[STEAL + 1];
     }
   }
 
