@@ -6,14 +6,16 @@ import java.util.Map;
 /**
  * What each tenant asked a {@link ConcurrencyLimiter} for, and what it admitted in all, a second at
  * a time: which tenants ask for little of what is being served. A tenant asks for little when, in
- * the last complete second, it asked at least once and at most half of an even share of what was
- * admitted then (admitted / tenants that asked / 2); such tenants together asked for at most half
- * of what was served, and a tenant asking for more, tenants asking alike, and a tenant not seen in
- * the last second (a flood of new API keys, say) do not. The limiter runs such a tenant's requests
- * at once, over its limit: when the work slows down (a slow disk sync, a checkpoint), a quiet
- * tenant's requests stay in flight longer, so it holds more than its share of a limit that is
- * shrinking at the same time, and shares of concurrency alone would refuse it like the tenant
- * flooding the gateway. Not thread-safe: its limiter serializes calls.
+ * the last complete second, it asked at least once and for less than an even share of what was
+ * admitted then (admitted / tenants that asked). That is max-min fairness by rate: a tenant asking
+ * for less than an even share is owed all it asks, and the tenants asking for more share the rest.
+ * A tenant asking for more, tenants asking alike, a lone tenant, and a tenant not seen in the last
+ * second (a flood of new API keys, say) do not ask for little. The limiter runs such a tenant's
+ * requests at once, over its limit: when the work slows down (a slow disk sync, a checkpoint, the
+ * event loops busy refusing a flood), a quiet tenant's requests stay in flight longer, so it holds
+ * more than its share of a limit that is shrinking at the same time, and shares of concurrency
+ * alone would refuse it like the tenant flooding the gateway. Not thread-safe: its limiter
+ * serializes calls.
  */
 final class Demand {
   static final long SECOND_NANOS = 1_000_000_000L;
@@ -53,6 +55,6 @@ final class Demand {
   boolean little(int asked) {
     return asked > 0
         && admittedBefore >= MIN_ADMITTED
-        && 2L * askedBefore.size() * asked <= admittedBefore;
+        && (long) askedBefore.size() * asked < admittedBefore;
   }
 }

@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class ConcurrencyLimiterTest {
   private static final long MS = 1_000_000L;
@@ -267,15 +269,29 @@ class ConcurrencyLimiterTest {
     return requests;
   }
 
-  @Test
-  void aTenantAskingForLittleRunsOverTheLimitOnceItsShareOfConcurrencyIsUsedUp() {
+  /** Less than an even share of what was served: 4 and 25 of 44 and 55 between two tenants. */
+  @ParameterizedTest
+  @CsvSource({"40, 4", "30, 25"})
+  void aTenantAskingForLittleRunsOverTheLimitOnceItsShareOfConcurrencyIsUsedUp(
+      int noisyAsked, int quietAsked) {
     ConcurrencyLimiter limiter = limiter(4, 64, 10);
-    secondOfDemand(limiter, Map.of("noisy", 40, "quiet", 4));
+    secondOfDemand(limiter, Map.of("noisy", noisyAsked, "quiet", quietAsked));
     assertThat(asks(limiter, "noisy", 5).get(4).waited).isTrue();
     // Its requests stay in flight (a slow sync, say): it holds more than its share of 2.
     assertThat(asks(limiter, "quiet", 5)).allMatch(Request::running);
     assertThat(limiter.running()).isEqualTo(9);
     assertThat(ask(limiter, "noisy").waited).as("the tenant asking for most still waits").isTrue();
+  }
+
+  @Test
+  void aTenantAskingForMoreThanAnEvenShareOfWhatWasServedGoesThroughTheLimit() {
+    ConcurrencyLimiter limiter = limiter(4, 64, 10);
+    // 55 served between three tenants: an even share is 18.3, and 20 is over it.
+    secondOfDemand(limiter, Map.of("noisy", 30, "quiet", 20, "other", 5));
+    asks(limiter, "noisy", 4);
+    List<Request> quiet = asks(limiter, "quiet", 5);
+    assertThat(quiet.get(0).running()).as("it borrows one of noisy's slots").isTrue();
+    assertThat(quiet.get(4).running()).as("nothing left to borrow").isFalse();
   }
 
   @Test
