@@ -309,6 +309,31 @@ class ConcurrencyLimiterTest {
   }
 
   @Test
+  void aLoneTenantAdmittedMoreThanItAskedInASecondStillGoesThroughTheLimit() {
+    ConcurrencyLimiter limiter = limiter(2, 64, 10);
+    secondOfDemand(limiter, Map.of("t", 40));
+    List<Request> held = asks(limiter, "t", 2);
+    advance(995);
+    Request carried = ask(limiter, "t");
+    advance(6);
+    // A new second: a request asked in the one before is admitted in this one.
+    Request next = ask(limiter, "t");
+    held.get(0).permit.release();
+    held.get(1).permit.release();
+    assertThat(carried.running()).isTrue();
+    assertThat(next.running()).isTrue();
+    carried.permit.release();
+    next.permit.release();
+    for (int i = 0; i < 38; i++) {
+      ask(limiter, "t").permit.release();
+    }
+    advance(1000);
+    // That second it asked for 39 and was admitted 40, yet it asked for all that was served.
+    assertThat(asks(limiter, "t", limiter.limit())).allMatch(Request::running);
+    assertThat(ask(limiter, "t").waited).isTrue();
+  }
+
+  @Test
   void aTenantAskingForLittleStopsAtTheCeiling() {
     ConcurrencyLimiter limiter = limiter(2, 4, 10);
     secondOfDemand(limiter, Map.of("noisy", 40, "quiet", 2));
