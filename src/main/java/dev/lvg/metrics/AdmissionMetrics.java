@@ -66,8 +66,8 @@ public final class AdmissionMetrics implements ConcurrencyLimiter.Observer {
   }
 
   @Override
-  public void admitted(String requester, long waitedNanos) {
-    counter(requester, "admitted", "none").increment();
+  public void admitted(String requester, long waitedNanos, ConcurrencyLimiter.Grant grant) {
+    counter(requester, "admitted", grant.name().toLowerCase(Locale.ROOT)).increment();
     waits.record(waitedNanos, TimeUnit.NANOSECONDS);
   }
 

@@ -61,9 +61,21 @@ public final class ConcurrencyLimiter {
     DEADLINE
   }
 
+  /** Why a request was admitted. */
+  public enum Grant {
+    /** A slot under the limit was free. */
+    FREE_SLOT,
+    /** Over the limit, on a slot borrowed from tenants holding more than their shares. */
+    BORROWED_SLOT,
+    /** Over the limit, because the tenant asked for little of what was served. */
+    LITTLE_DEMAND,
+    /** After waiting for a freed slot. */
+    WAITED
+  }
+
   /** Hears every decision, for the meters. */
   public interface Observer {
-    void admitted(String tenant, long waitedNanos);
+    void admitted(String tenant, long waitedNanos, Grant grant);
 
     void refused(String tenant, Reason reason);
   }
@@ -143,11 +155,15 @@ public final class ConcurrencyLimiter {
       long now = clock.getAsLong();
       Requester state = tenants.computeIfAbsent(tenant, Requester::new);
       int asked = demand.ask(tenant, now);
-      if (running < limit.limit() && waitingCount == 0
-          || mayBorrow(state)
-          || running < ceiling && demand.little(asked)) {
+      Grant grant =
+          running < limit.limit() && waitingCount == 0
+              ? Grant.FREE_SLOT
+              : mayBorrow(state)
+                  ? Grant.BORROWED_SLOT
+                  : running < ceiling && demand.little(asked) ? Grant.LITTLE_DEMAND : null;
+      if (grant != null) {
         permit = admit(state, now);
-        afterwards.add(() -> observer.admitted(tenant, 0));
+        afterwards.add(() -> observer.admitted(tenant, 0, grant));
       } else {
         permit = null;
         ApiException refusal = waitOrRefuse(state, waiter, now, afterwards);
@@ -272,7 +288,7 @@ public final class ConcurrencyLimiter {
         Permit granted = admit(next.requester, now);
         long waited = now - next.since;
         afterwards.add(() -> next.waiter.admit(granted));
-        afterwards.add(() -> observer.admitted(next.requester.name, waited));
+        afterwards.add(() -> observer.admitted(next.requester.name, waited, Grant.WAITED));
       }
       forgetIfIdle(permit.tenant);
     }

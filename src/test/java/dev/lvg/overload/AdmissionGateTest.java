@@ -86,7 +86,8 @@ class AdmissionGateTest {
               (delay, task) -> () -> {},
               new ConcurrencyLimiter.Observer() {
                 @Override
-                public void admitted(String tenant, long waitedNanos) {}
+                public void admitted(
+                    String tenant, long waitedNanos, ConcurrencyLimiter.Grant grant) {}
 
                 @Override
                 public void refused(String tenant, ConcurrencyLimiter.Reason reason) {}

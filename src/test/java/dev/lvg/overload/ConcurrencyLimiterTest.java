@@ -65,8 +65,8 @@ class ConcurrencyLimiterTest {
         },
         new ConcurrencyLimiter.Observer() {
           @Override
-          public void admitted(String tenant, long waitedNanos) {
-            decisions.add("admitted " + tenant);
+          public void admitted(String tenant, long waitedNanos, ConcurrencyLimiter.Grant grant) {
+            decisions.add("admitted " + tenant + " " + grant);
           }
 
           @Override
@@ -112,6 +112,8 @@ class ConcurrencyLimiterTest {
     assertThat(c.running()).isTrue();
     assertThat(limiter.running()).isEqualTo(2);
     assertThat(limiter.waiting()).isZero();
+    assertThat(decisions)
+        .containsExactly("admitted t FREE_SLOT", "admitted t FREE_SLOT", "admitted t WAITED");
   }
 
   @Test
@@ -239,6 +241,7 @@ class ConcurrencyLimiterTest {
     }
     Request b = ask(limiter, "b");
     assertThat(b.running()).as("it borrows one of a's slots").isTrue();
+    assertThat(decisions).contains("admitted a FREE_SLOT").endsWith("admitted b BORROWED_SLOT");
     int refusedOfA = 0;
     for (int i = 0; i < 20; i++) {
       if (ask(limiter, "a").refused()) {
@@ -281,6 +284,7 @@ class ConcurrencyLimiterTest {
     assertThat(asks(limiter, "quiet", 5)).allMatch(Request::running);
     assertThat(limiter.running()).isEqualTo(9);
     assertThat(ask(limiter, "noisy").waited).as("the tenant asking for most still waits").isTrue();
+    assertThat(decisions).contains("admitted quiet LITTLE_DEMAND");
   }
 
   @Test

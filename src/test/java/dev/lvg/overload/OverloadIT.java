@@ -117,5 +117,7 @@ class OverloadIT {
         .isEqualTo(shed);
     assertThat(after.value("lvg_admission_limit{class=\"writes\"}")).isBetween(1.0, 2.0);
     assertThat(after.text()).contains("lvg_admission_total{class=\"writes\",outcome=\"shed\"");
+    assertThat(after.text())
+        .contains("lvg_admission_total{class=\"writes\",outcome=\"admitted\",reason=\"free_slot\"");
   }
 }
