@@ -27,7 +27,6 @@ final class Demand {
   private Map<String, int[]> askedBefore = Map.of();
   private int admittedNow;
   private int admittedBefore;
-  private int mostNow;
   private int mostBefore;
   private long secondEnds = Long.MIN_VALUE;
 
@@ -40,15 +39,23 @@ final class Demand {
       boolean consecutive = now < secondEnds + SECOND_NANOS;
       askedBefore = consecutive ? askedNow : Map.of();
       admittedBefore = consecutive ? admittedNow : 0;
-      mostBefore = consecutive ? mostNow : 0;
+      mostBefore = consecutive ? most(askedNow) : 0;
       askedNow = new HashMap<>();
       admittedNow = 0;
-      mostNow = 0;
       secondEnds = now + SECOND_NANOS;
     }
-    mostNow = Math.max(mostNow, ++askedNow.computeIfAbsent(tenant, name -> new int[1])[0]);
+    askedNow.computeIfAbsent(tenant, name -> new int[1])[0]++;
     int[] before = askedBefore.get(tenant);
     return before == null ? 0 : before[0];
+  }
+
+  /** The most any one tenant asked for in a second. */
+  private static int most(Map<String, int[]> asked) {
+    int most = 0;
+    for (int[] count : asked.values()) {
+      most = Math.max(most, count[0]);
+    }
+    return most;
   }
 
   void admitted() {
