@@ -155,7 +155,12 @@ public final class ConcurrencyLimiter {
       long now = clock.getAsLong();
       Requester state = tenants.computeIfAbsent(tenant, Requester::new);
       int asked = demand.ask(tenant, now);
-      Grant grant = grantNow(state, asked);
+      Grant grant =
+          running < limit.limit() && waitingCount == 0
+              ? Grant.FREE_SLOT
+              : mayBorrow(state)
+                  ? Grant.BORROWED_SLOT
+                  : running < ceiling && demand.little(asked) ? Grant.LITTLE_DEMAND : null;
       if (grant != null) {
         permit = admit(state, now);
         afterwards.add(() -> observer.admitted(tenant, 0, grant));
@@ -171,20 +176,6 @@ public final class ConcurrencyLimiter {
     }
     run(afterwards);
     return permit;
-  }
-
-  /** Why {@code state}'s request may run at once, or null when it may not. */
-  private Grant grantNow(Requester state, int asked) {
-    if (running < limit.limit() && waitingCount == 0) {
-      return Grant.FREE_SLOT;
-    }
-    if (mayBorrow(state)) {
-      return Grant.BORROWED_SLOT;
-    }
-    if (running < ceiling && demand.little(asked)) {
-      return Grant.LITTLE_DEMAND;
-    }
-    return null;
   }
 
   /** At the limit: joins the waiting room, possibly in place of an over-share tenant's waiter. */
