@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * What admission control decides, per class of requests: admitted and refused requests by reason
@@ -21,8 +23,9 @@ public final class AdmissionMetrics implements ConcurrencyLimiter.Observer {
 
   private final MeterRegistry registry;
   private final String limiterClass;
-  private final ConcurrentHashMap<String, Counter> counters = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<String, Boolean> labelled = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Labelled> labelled = new ConcurrentHashMap<>();
+  private final AtomicInteger labels = new AtomicInteger();
+  private final Labelled other = new Labelled(OTHER);
   private final Timer waits;
 
   private AdmissionMetrics(MeterRegistry registry, String limiterClass) {
@@ -67,37 +70,66 @@ public final class AdmissionMetrics implements ConcurrencyLimiter.Observer {
 
   @Override
   public void admitted(String requester, long waitedNanos, ConcurrencyLimiter.Grant grant) {
-    counter(requester, "admitted", grant.name().toLowerCase(Locale.ROOT)).increment();
+    meters(requester).admitted(grant).increment();
     waits.record(waitedNanos, TimeUnit.NANOSECONDS);
   }
 
   @Override
   public void refused(String requester, ConcurrencyLimiter.Reason reason) {
-    counter(requester, "shed", reason.name().toLowerCase(Locale.ROOT)).increment();
+    meters(requester).shed(reason).increment();
   }
 
-  private Counter counter(String requester, String outcome, String reason) {
-    String label = label(requester);
-    return counters.computeIfAbsent(
-        label + '|' + outcome + '|' + reason,
-        key ->
+  /** The meters of {@code requester}'s label, taking a free label for a requester not yet seen. */
+  private Labelled meters(String requester) {
+    Labelled meters = labelled.get(requester);
+    if (meters != null) {
+      return meters;
+    }
+    if (labels.get() >= MAX_REQUESTERS) {
+      return other;
+    }
+    return labelled.computeIfAbsent(
+        requester, name -> labels.incrementAndGet() <= MAX_REQUESTERS ? new Labelled(name) : other);
+  }
+
+  /**
+   * One label's counters, by grant and by reason, each registered when first used (so /metrics
+   * shows only what happened) and then found by the enum's ordinal, without building a key.
+   */
+  private final class Labelled {
+    private final String label;
+    private final AtomicReferenceArray<Counter> admitted =
+        new AtomicReferenceArray<>(ConcurrencyLimiter.Grant.values().length);
+    private final AtomicReferenceArray<Counter> shed =
+        new AtomicReferenceArray<>(ConcurrencyLimiter.Reason.values().length);
+
+    Labelled(String label) {
+      this.label = label;
+    }
+
+    Counter admitted(ConcurrencyLimiter.Grant grant) {
+      return counter(admitted, grant, "admitted");
+    }
+
+    Counter shed(ConcurrencyLimiter.Reason reason) {
+      return counter(shed, reason, "shed");
+    }
+
+    private Counter counter(AtomicReferenceArray<Counter> slots, Enum<?> reason, String outcome) {
+      Counter counter = slots.get(reason.ordinal());
+      if (counter == null) {
+        // Registering again returns the meter already registered, so a race here is harmless.
+        counter =
             Counter.builder("lvg_admission")
                 .description("admission decisions by class, outcome, reason and requester")
                 .tag("class", limiterClass)
                 .tag("outcome", outcome)
-                .tag("reason", reason)
+                .tag("reason", reason.name().toLowerCase(Locale.ROOT))
                 .tag("requester", label)
-                .register(registry));
-  }
-
-  private String label(String requester) {
-    if (labelled.containsKey(requester)) {
-      return requester;
+                .register(registry);
+        slots.set(reason.ordinal(), counter);
+      }
+      return counter;
     }
-    if (labelled.size() < MAX_REQUESTERS) {
-      labelled.putIfAbsent(requester, true);
-      return requester;
-    }
-    return OTHER;
   }
 }
