@@ -61,6 +61,25 @@ add_quiet_tenant() {
   psql -h 127.0.0.1 -U postgres -d $DB -qc "INSERT INTO tenants (name) VALUES ('quiet')" \
     -c "INSERT INTO api_keys (key_hash, tenant_id, key_id) SELECT encode(sha256('$QUIET_KEY'::bytea), 'hex'), id, 'quiet-bench' FROM tenants WHERE name = 'quiet'"
 }
+admissions() { # the write class's admission decisions in the server's life so far, as table rows
+  curl -sf localhost:$MANAGEMENT/metrics >target/bench-metrics.txt
+  psql -h 127.0.0.1 -U postgres -d $DB -Atc "SELECT id, name FROM tenants" >target/bench-tenants.txt
+  python3 - target/bench-metrics.txt target/bench-tenants.txt <<'PY'
+import re, sys
+names = dict(line.strip().split("|", 1) for line in open(sys.argv[2]) if "|" in line)
+rows = []
+for line in open(sys.argv[1]):
+    if not line.startswith("lvg_admission_total{"):
+        continue
+    tags = dict(re.findall(r'(\w+)="([^"]*)"', line.split("}", 1)[0]))
+    if tags.get("class") != "writes":
+        continue
+    kind, _, ident = tags["requester"].partition(":")
+    who = names.get(ident, tags["requester"]) if kind == "tenant" else tags["requester"]
+    rows.append(f"| {who} | {tags['outcome']} | {tags['reason']} | {float(line.split()[-1]):.0f} |")
+print("\n".join(sorted(rows)))
+PY
+}
 start_gateway finalize
 add_quiet_tenant
 alone=$(load $QUIET_KEY "open:$quiet_rate" fresh)
@@ -73,6 +92,7 @@ noisy_pid=$!
 quiet=$(JAVA_PROPERTIES=-Dlvg.start.await=target/bench-started load $QUIET_KEY "open:$quiet_rate" fresh)
 wait $noisy_pid || true
 noisy=$(cat target/bench-noisy.txt)
+decisions=$(admissions)
 stop_server
 success() { # line -> percent of 200s
   echo "$1" | tr ' ' '\n' | awk -F= '$1 == "statuses" {n = split($2, s, ","); for (i = 1; i <= n; i++) {split(s[i], kv, ":"); t += kv[2]; if (kv[1] == 200) ok = kv[2]}} END {printf "%.1f", 100 * ok / t}'
@@ -137,6 +157,14 @@ PLOT
   echo "| quiet | alone | $(field "$alone" goodput/s) | $(success "$alone")% | $(field "$alone" ok_p50) | $(field "$alone" ok_p99) | $(field "$alone" statuses) | $(field "$alone" stolen_cores) |"
   echo "| quiet | beside the noisy one | $(field "$quiet" goodput/s) | $(success "$quiet")% | $(field "$quiet" ok_p50) | $(field "$quiet" ok_p99) | $(field "$quiet" statuses) | $(field "$quiet" stolen_cores) |"
   echo "| noisy | beside the quiet one | $(field "$noisy" goodput/s) | $(success "$noisy")% | $(field "$noisy" ok_p50) | $(field "$noisy" ok_p99) | $(field "$noisy" statuses) | $(field "$noisy" stolen_cores) |"
+  echo
+  echo "That server's admission decisions for writes, from its \`/metrics\` when the run ended (its warm-up"
+  echo "and lead-in included; \`little_demand\`: over the limit, because the tenant asked for less than an"
+  echo "even share of what was served):"
+  echo
+  echo "| tenant | outcome | reason | requests |"
+  echo "|---|---|---|---|"
+  echo "$decisions"
   echo
   echo "The floor: the same arrival rates against a server that answers every request at once"
   echo "(\`InstantServer\`), measured by the same load generator on the same machine."
