@@ -1,6 +1,7 @@
 package dev.lvg.metrics;
 
 import dev.lvg.overload.ConcurrencyLimiter;
+import dev.lvg.overload.Grant;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -69,7 +70,7 @@ public final class AdmissionMetrics implements ConcurrencyLimiter.Observer {
   }
 
   @Override
-  public void admitted(String requester, long waitedNanos, ConcurrencyLimiter.Grant grant) {
+  public void admitted(String requester, long waitedNanos, Grant grant) {
     meters(requester).admitted(grant).increment();
     waits.record(waitedNanos, TimeUnit.NANOSECONDS);
   }
@@ -99,7 +100,7 @@ public final class AdmissionMetrics implements ConcurrencyLimiter.Observer {
   private final class Labelled {
     private final String label;
     private final AtomicReferenceArray<Counter> admitted =
-        new AtomicReferenceArray<>(ConcurrencyLimiter.Grant.values().length);
+        new AtomicReferenceArray<>(Grant.values().length);
     private final AtomicReferenceArray<Counter> shed =
         new AtomicReferenceArray<>(ConcurrencyLimiter.Reason.values().length);
 
@@ -107,7 +108,7 @@ public final class AdmissionMetrics implements ConcurrencyLimiter.Observer {
       this.label = label;
     }
 
-    Counter admitted(ConcurrencyLimiter.Grant grant) {
+    Counter admitted(Grant grant) {
       return counter(admitted, grant, "admitted");
     }
 

@@ -61,18 +61,6 @@ public final class ConcurrencyLimiter {
     DEADLINE
   }
 
-  /** Why a request was admitted. */
-  public enum Grant {
-    /** A slot under the limit was free. */
-    FREE_SLOT,
-    /** Over the limit, on a slot borrowed from tenants holding more than their shares. */
-    BORROWED_SLOT,
-    /** Over the limit, because the tenant asked for little of what was served. */
-    LITTLE_DEMAND,
-    /** After waiting for a freed slot. */
-    WAITED
-  }
-
   /** Hears every decision, for the meters. */
   public interface Observer {
     void admitted(String tenant, long waitedNanos, Grant grant);
@@ -155,12 +143,7 @@ public final class ConcurrencyLimiter {
       long now = clock.getAsLong();
       Requester state = tenants.computeIfAbsent(tenant, Requester::new);
       int asked = demand.ask(tenant, now);
-      Grant grant =
-          running < limit.limit() && waitingCount == 0
-              ? Grant.FREE_SLOT
-              : mayBorrow(state)
-                  ? Grant.BORROWED_SLOT
-                  : running < ceiling && demand.little(asked) ? Grant.LITTLE_DEMAND : null;
+      Grant grant = grant(state, asked);
       if (grant != null) {
         permit = admit(state, now);
         afterwards.add(() -> observer.admitted(tenant, 0, grant));
@@ -217,6 +200,17 @@ public final class ConcurrencyLimiter {
     retryAdvice.refused();
     afterwards.add(() -> observer.refused(state.name, reason));
     return refusal(reason);
+  }
+
+  /** Why a request of {@code state}'s may run at once, or null when it may not. */
+  private Grant grant(Requester state, int asked) {
+    if (running < limit.limit() && waitingCount == 0) {
+      return Grant.FREE_SLOT;
+    }
+    if (mayBorrow(state)) {
+      return Grant.BORROWED_SLOT;
+    }
+    return running < ceiling && demand.little(asked) ? Grant.LITTLE_DEMAND : null;
   }
 
   /**

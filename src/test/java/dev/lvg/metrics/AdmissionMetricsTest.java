@@ -2,15 +2,15 @@ package dev.lvg.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lvg.overload.ConcurrencyLimiter.Grant;
 import dev.lvg.overload.ConcurrencyLimiter.Reason;
+import dev.lvg.overload.Grant;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 class AdmissionMetricsTest {
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-  private final AdmissionMetrics metrics = AdmissionMetrics.of(registry, "commit");
+  private final AdmissionMetrics metrics = AdmissionMetrics.of(registry, "writes");
 
   @Test
   void decisionsAreCountedByOutcomeReasonAndRequester() {
@@ -53,7 +53,7 @@ class AdmissionMetricsTest {
     Counter counter =
         registry
             .find("lvg_admission")
-            .tags("class", "commit", "requester", requester, "outcome", outcome, "reason", reason)
+            .tags("class", "writes", "requester", requester, "outcome", outcome, "reason", reason)
             .counter();
     assertThat(counter).as("%s %s %s", requester, outcome, reason).isNotNull();
     return counter.count();

@@ -86,8 +86,7 @@ class AdmissionGateTest {
               (delay, task) -> () -> {},
               new ConcurrencyLimiter.Observer() {
                 @Override
-                public void admitted(
-                    String tenant, long waitedNanos, ConcurrencyLimiter.Grant grant) {}
+                public void admitted(String tenant, long waitedNanos, Grant grant) {}
 
                 @Override
                 public void refused(String tenant, ConcurrencyLimiter.Reason reason) {}

@@ -65,7 +65,7 @@ class ConcurrencyLimiterTest {
         },
         new ConcurrencyLimiter.Observer() {
           @Override
-          public void admitted(String tenant, long waitedNanos, ConcurrencyLimiter.Grant grant) {
+          public void admitted(String tenant, long waitedNanos, Grant grant) {
             decisions.add("admitted " + tenant + " " + grant);
           }
 
