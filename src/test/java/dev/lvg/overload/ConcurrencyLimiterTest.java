@@ -294,8 +294,16 @@ class ConcurrencyLimiterTest {
     secondOfDemand(limiter, Map.of("noisy", 30, "quiet", 20, "other", 5));
     asks(limiter, "noisy", 4);
     List<Request> quiet = asks(limiter, "quiet", 5);
-    assertThat(quiet.get(0).running()).as("it borrows one of noisy's slots").isTrue();
-    assertThat(quiet.get(4).running()).as("nothing left to borrow").isFalse();
+    assertThat(quiet.subList(0, 2))
+        .as("up to its share of 2 it borrows noisy's slots")
+        .allMatch(Request::running);
+    assertThat(quiet.subList(2, 5))
+        .as("past its share, asking for more than little, it waits or is refused")
+        .noneMatch(Request::running)
+        .allMatch(request -> request.waited || request.refused());
+    assertThat(decisions)
+        .contains("admitted quiet BORROWED_SLOT")
+        .doesNotContain("admitted quiet LITTLE_DEMAND");
   }
 
   @Test
