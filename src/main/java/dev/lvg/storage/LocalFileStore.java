@@ -179,8 +179,9 @@ public final class LocalFileStore implements ObjectStore {
   }
 
   /**
-   * One worker task links every placement; then one group sync per file system makes them durable
-   * (a placement the task synced on its own, or that failed, answers at once).
+   * One worker task links every placement; then one group sync per file system makes them durable,
+   * or, without group syncs, one worker task per file syncs it and its directory, side by side (a
+   * placement durable already, or that failed, answers at once).
    */
   @Override
   public List<Future<Copy>> createFinalAll(List<Placement> placements) {
@@ -192,9 +193,7 @@ public final class LocalFileStore implements ObjectStore {
                 try {
                   all.add(copy(Path.of(one.staging()), Path.of(one.finalKey()), one.attempt()));
                 } catch (IOException | RuntimeException failed) {
-                  all.add(
-                      new Linked(
-                          null, null, new StorageException("create", one.finalKey(), failed)));
+                  all.add(Linked.failed(new StorageException("create", one.finalKey(), failed)));
                 }
               }
               return all;
@@ -206,7 +205,7 @@ public final class LocalFileStore implements ObjectStore {
               Map<GroupSync.Ticket, Future<Void>> syncs = syncs(all);
               List<Future<Copy>> each = new ArrayList<>(all.size());
               for (int i = 0; i < all.size(); i++) {
-                each.add(all.get(i).durable(syncs, placements.get(i).finalKey()));
+                each.add(all.get(i).durable(vertx, syncs, placements.get(i).finalKey()));
               }
               return each;
             });
@@ -238,32 +237,13 @@ public final class LocalFileStore implements ObjectStore {
     return syncs;
   }
 
-  /**
-   * A copy and the ticket of the group sync that makes it durable (null for none), or the failure
-   * of the placement.
-   */
-  private record Linked(Copy copy, GroupSync.Ticket ticket, StorageException failure) {
-    Future<Copy> durable(Map<GroupSync.Ticket, Future<Void>> syncs, String finalKey) {
-      if (failure != null) {
-        return Future.failedFuture(failure);
-      }
-      if (ticket == null) {
-        return Future.succeededFuture(copy);
-      }
-      return syncs
-          .get(ticket)
-          .recover(error -> Future.failedFuture(new StorageException("sync", finalKey, error)))
-          .map(copy);
-    }
-  }
-
   private Linked copy(Path staging, Path target, String attempt) throws IOException {
     if (staging.equals(target)) {
       if (!Files.exists(target)) {
-        return synced(LocalFiles.sourceMissing());
+        return Linked.synced(LocalFiles.sourceMissing());
       }
       // The writer put its manifest at the final name itself; it counts once durable like ours.
-      return durable(
+      return Linked.durable(
           new Copy(CopyOutcome.SAME, LocalFiles.describe(target)),
           target,
           group == null ? null : group.ticket(target.getParent()));
@@ -275,37 +255,21 @@ public final class LocalFileStore implements ObjectStore {
       }
       Files.createLink(target, staging);
     } catch (NoSuchFileException missing) {
-      return synced(
+      return Linked.synced(
           Files.exists(staging)
               ? LocalFiles.copyThroughMark(staging, target, attempt)
               : LocalFiles.sourceMissing());
     } catch (FileAlreadyExistsException exists) {
       // The same bytes may have been linked by an attempt that died before they were synced.
       Copy found = LocalFiles.compare(staging, target);
-      return found.outcome() == CopyOutcome.SAME ? durable(found, target, ticket) : synced(found);
+      return found.outcome() == CopyOutcome.SAME
+          ? Linked.durable(found, target, ticket)
+          : Linked.synced(found);
     } catch (IOException | UnsupportedOperationException noLinks) {
-      return synced(LocalFiles.copyThroughMark(staging, target, attempt));
+      return Linked.synced(LocalFiles.copyThroughMark(staging, target, attempt));
     }
-    return durable(new Copy(CopyOutcome.CREATED, LocalFiles.describe(target)), target, ticket);
-  }
-
-  /**
-   * Makes the final manifest of {@code copy} durable before it counts: by the group sync of {@code
-   * ticket}, or else the file and its directory synced on their own, as every file is once a sync
-   * of its file system has failed (a file's own sync reports a write-back error of its data that a
-   * file-system sync already reported).
-   */
-  private static Linked durable(Copy copy, Path target, GroupSync.Ticket ticket)
-      throws IOException {
-    if (ticket != null && ticket.failuresBefore() == 0) {
-      return new Linked(copy, ticket, null);
-    }
-    LocalFiles.syncFile(target);
-    return synced(copy);
-  }
-
-  private static Linked synced(Copy copy) {
-    return new Linked(copy, null, null);
+    return Linked.durable(
+        new Copy(CopyOutcome.CREATED, LocalFiles.describe(target)), target, ticket);
   }
 
   /** See {@link LocalFiles#removeAbandoned}. */

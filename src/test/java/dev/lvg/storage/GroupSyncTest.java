@@ -220,6 +220,29 @@ class GroupSyncTest {
   @Test
   void severalManifestsCreatedTogetherShareOneSyncAndEachKeepsItsOwnOutcome() throws Exception {
     LocalFileStore store = new LocalFileStore(vertx, group);
+    List<Future<ObjectStore.Copy>> copies = store.createFinalAll(fourPlacements());
+    assertThat(fileSystems.nextRound()).isEqualTo(1);
+    assertThat(copies.get(0).isComplete()).as("not durable until that sync ends").isFalse();
+    assertThat(copies.get(2).isComplete()).isFalse();
+    fileSystems.gate.release();
+    assertOutcomesOfFourPlacements(copies);
+    assertThat(fileSystems.syncs.get()).as("one sync for the whole group").isEqualTo(1);
+  }
+
+  @Test
+  void aStoreSyncingEachManifestOnItsOwnCreatesSeveralTogetherEachWithItsOwnOutcome()
+      throws Exception {
+    LocalFileStore store = new LocalFileStore(vertx);
+    assertThat(store.syncsInGroups()).isFalse();
+    assertOutcomesOfFourPlacements(store.createFinalAll(fourPlacements()));
+    assertThat(fileSystems.syncs.get()).as("no sync of a whole file system").isZero();
+  }
+
+  /**
+   * Three staging manifests and a missing one for 1..4.manifest, where 2.manifest already holds
+   * other bytes.
+   */
+  private List<ObjectStore.Placement> fourPlacements() throws IOException {
     List<ObjectStore.Placement> placements = new ArrayList<>();
     for (int i = 1; i <= 3; i++) {
       Path staging = Files.writeString(directory.resolve(i + ".manifest-s"), "bytes " + i);
@@ -231,18 +254,18 @@ class GroupSyncTest {
     String missing = directory.resolve("4.manifest-s").toString();
     placements.add(
         new ObjectStore.Placement(missing, directory.resolve("4.manifest").toString(), "a4"));
+    return placements;
+  }
 
-    List<Future<ObjectStore.Copy>> copies = store.createFinalAll(placements);
-    assertThat(fileSystems.nextRound()).isEqualTo(1);
-    assertThat(copies.get(0).isComplete()).as("not durable until that sync ends").isFalse();
-    assertThat(copies.get(2).isComplete()).isFalse();
-    fileSystems.gate.release();
+  private void assertOutcomesOfFourPlacements(List<Future<ObjectStore.Copy>> copies)
+      throws Exception {
     assertThat(await(copies.get(0)).outcome()).isEqualTo(ObjectStore.CopyOutcome.CREATED);
     assertThat(await(copies.get(1)).outcome()).isEqualTo(ObjectStore.CopyOutcome.OTHER_BYTES);
     assertThat(await(copies.get(2)).outcome()).isEqualTo(ObjectStore.CopyOutcome.CREATED);
     assertThat(await(copies.get(3)).outcome()).isEqualTo(ObjectStore.CopyOutcome.SOURCE_MISSING);
+    assertThat(Files.readString(directory.resolve("1.manifest"))).isEqualTo("bytes 1");
+    assertThat(Files.readString(directory.resolve("2.manifest"))).isEqualTo("someone else's");
     assertThat(Files.readString(directory.resolve("3.manifest"))).isEqualTo("bytes 3");
-    assertThat(fileSystems.syncs.get()).as("one sync for the whole group").isEqualTo(1);
   }
 
   @Test
