@@ -1,78 +1,126 @@
 package dev.lvg.overload;
 
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.Map;
 
 /**
  * What each tenant asked a {@link ConcurrencyLimiter} for, and what it admitted in all, a second at
- * a time: which tenants ask for little of what is being served. A tenant asks for little when, in
- * the last complete second, it asked at least once and for less than an even share of what was
- * admitted then (admitted / tenants that asked) while another tenant asked for more than that
- * share. That is max-min fairness by rate: a tenant asking for less than an even share is owed all
- * it asks, and the tenants asking for more share the rest. A tenant asking for more, tenants asking
- * alike, a lone tenant, and a tenant not seen in the last second (a flood of new API keys, say) do
- * not ask for little. The limiter runs such a tenant's requests at once, over its limit: when the
- * work slows down (a slow disk sync, a checkpoint, the event loops busy refusing a flood), a quiet
- * tenant's requests stay in flight longer, so it holds more than its share of a limit that is
- * shrinking at the same time, and shares of concurrency alone would refuse it like the tenant
- * flooding the gateway. Not thread-safe: its limiter serializes calls.
+ * a time over the last {@link #SECONDS} complete seconds: which tenants ask for little of what is
+ * being served. A tenant asks for little when, in those seconds, it asked at least once, and the
+ * most it asked in any one of them is less than an even share of the most admitted in any one of
+ * them (that most / tenants that asked), while another tenant asked for more than that share. That
+ * is max-min fairness by rate: a tenant asking for less than an even share is owed all it asks, and
+ * the tenants asking for more share the rest. A tenant asking for more, tenants asking alike, a
+ * lone tenant, and a tenant not seen in those seconds (a flood of new API keys, say) do not ask for
+ * little. The limiter runs such a tenant's requests at once, over its limit: when the work slows
+ * down (a slow disk sync, a checkpoint, the event loops busy refusing a flood), a quiet tenant's
+ * requests stay in flight longer, so it holds more than its share of a limit that is shrinking at
+ * the same time, and shares of concurrency alone would refuse it like the tenant flooding the
+ * gateway.
+ *
+ * <p>Several seconds, and the most of each, so that one slow second (a disk stalling for most of
+ * it admits few requests) or one second in which a quiet tenant happened to ask nothing does not
+ * make it look like the tenant flooding the gateway just when its requests start to pile up. Not
+ * thread-safe: its limiter serializes calls.
  */
 final class Demand {
   static final long SECOND_NANOS = 1_000_000_000L;
 
+  /** Complete seconds over which demand is judged. */
+  static final int SECONDS = 5;
+
   /** Admissions a second needs before any tenant counts as asking for little of them. */
   static final int MIN_ADMITTED = 20;
 
-  private Map<String, int[]> askedNow = new HashMap<>();
-  private Map<String, int[]> askedBefore = Map.of();
-  private int admittedNow;
-  private int admittedBefore;
-  private int mostBefore;
-  private long secondEnds = Long.MIN_VALUE;
+  private static final int SLOTS = SECONDS + 1;
+
+  /** Each tenant's asks in each second of the window, the current one included (one slot each). */
+  private final Map<String, int[]> asks = new HashMap<>();
+
+  private final int[] admitted = new int[SLOTS];
+  private long second = Long.MIN_VALUE;
+
+  /** Of the complete seconds, taken when the current one began. */
+  private final Map<String, Integer> mostAsked = new HashMap<>();
+
+  private int mostAdmitted;
+  private int mostOfAnyTenant;
 
   /**
-   * Counts one request of {@code tenant}; answers how many it asked for in the last complete second
-   * (none when that second saw no requests at all).
+   * Counts one request of {@code tenant}; answers the most it asked for in one of the last complete
+   * seconds (none when it asked nothing in them).
    */
   int ask(String tenant, long now) {
-    if (now >= secondEnds) {
-      boolean consecutive = now < secondEnds + SECOND_NANOS;
-      askedBefore = consecutive ? askedNow : Map.of();
-      admittedBefore = consecutive ? admittedNow : 0;
-      mostBefore = consecutive ? most(askedNow) : 0;
-      askedNow = new HashMap<>();
-      admittedNow = 0;
-      secondEnds = now + SECOND_NANOS;
+    long current = Math.floorDiv(now, SECOND_NANOS);
+    if (current != second) {
+      begin(current);
     }
-    askedNow.computeIfAbsent(tenant, name -> new int[1])[0]++;
-    int[] before = askedBefore.get(tenant);
-    return before == null ? 0 : before[0];
+    asks.computeIfAbsent(tenant, name -> new int[SLOTS])[slot(current)]++;
+    return mostAsked.getOrDefault(tenant, 0);
   }
 
-  /** The most any one tenant asked for in a second. */
-  private static int most(Map<String, int[]> asked) {
+  void admitted() {
+    if (second != Long.MIN_VALUE) {
+      admitted[slot(second)]++;
+    }
+  }
+
+  /**
+   * Whether a tenant that asked for {@code asked} at most in one of the last complete seconds asked
+   * for little: under an even share of the most admitted in one of them, while another tenant asked
+   * for more than one. The second condition keeps a lone tenant, and tenants asking alike, behind
+   * the limit even in a second that admitted a few more than they asked (requests that waited
+   * across its start).
+   */
+  boolean little(int asked) {
+    long tenants = mostAsked.size();
+    return asked > 0
+        && mostAdmitted >= MIN_ADMITTED
+        && tenants * asked < mostAdmitted
+        && tenants * mostOfAnyTenant > mostAdmitted;
+  }
+
+  /** A new second: the seconds that left the window are forgotten, the complete ones summed up. */
+  private void begin(long current) {
+    long gone = second == Long.MIN_VALUE ? SLOTS : Math.min(SLOTS, current - second);
+    for (long s = current - gone + 1; s <= current; s++) {
+      int slot = slot(s);
+      admitted[slot] = 0;
+      for (int[] counts : asks.values()) {
+        counts[slot] = 0;
+      }
+    }
+    second = current;
+    int now = slot(current);
+    mostAsked.clear();
+    mostOfAnyTenant = 0;
+    Iterator<Map.Entry<String, int[]>> entries = asks.entrySet().iterator();
+    while (entries.hasNext()) {
+      Map.Entry<String, int[]> entry = entries.next();
+      int most = mostOf(entry.getValue(), now);
+      if (most == 0) {
+        entries.remove();
+      } else {
+        mostAsked.put(entry.getKey(), most);
+        mostOfAnyTenant = Math.max(mostOfAnyTenant, most);
+      }
+    }
+    mostAdmitted = mostOf(admitted, now);
+  }
+
+  /** The largest count among the slots of the complete seconds (all but {@code current}). */
+  private static int mostOf(int[] counts, int current) {
     int most = 0;
-    for (int[] count : asked.values()) {
-      most = Math.max(most, count[0]);
+    for (int slot = 0; slot < counts.length; slot++) {
+      if (slot != current) {
+        most = Math.max(most, counts[slot]);
+      }
     }
     return most;
   }
 
-  void admitted() {
-    admittedNow++;
-  }
-
-  /**
-   * Whether a tenant that asked for {@code asked} in the last complete second asked for little:
-   * under an even share of what was admitted, while another tenant asked for more than one. The
-   * second condition keeps a lone tenant, and tenants asking alike, behind the limit even in a
-   * second that admitted a few more than they asked (requests that waited across its start).
-   */
-  boolean little(int asked) {
-    long tenants = askedBefore.size();
-    return asked > 0
-        && admittedBefore >= MIN_ADMITTED
-        && tenants * asked < admittedBefore
-        && tenants * mostBefore > admittedBefore;
+  private static int slot(long second) {
+    return (int) Math.floorMod(second, (long) SLOTS);
   }
 }

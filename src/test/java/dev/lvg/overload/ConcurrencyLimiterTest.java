@@ -367,15 +367,30 @@ class ConcurrencyLimiterTest {
   }
 
   @Test
-  void demandOfASecondLongPastDoesNotCount() {
+  void demandOlderThanTheWindowDoesNotCount() {
     ConcurrencyLimiter limiter = limiter(2, 64, 10);
     secondOfDemand(limiter, Map.of("noisy", 40, "quiet", 2));
-    advance(1000);
+    advance(1000L * Demand.SECONDS);
     asks(limiter, "noisy", 2);
     assertThat(ask(limiter, "quiet").running()).as("it borrows").isTrue();
     assertThat(ask(limiter, "quiet").waited)
-        .as("the second before this one saw no requests: nothing to judge demand by")
+        .as("no request in the last seconds: nothing to judge demand by")
         .isTrue();
+  }
+
+  @Test
+  void aSlowSecondOrOneInWhichTheQuietTenantAskedNothingDoesNotMakeItLookLikeTheNoisyOne() {
+    ConcurrencyLimiter limiter = limiter(2, 64, 10);
+    secondOfDemand(limiter, Map.of("noisy", 40, "quiet", 4));
+    // A stall: two requests served in a second, and the quiet tenant asked nothing in the next.
+    secondOfDemand(limiter, Map.of("noisy", 2));
+    secondOfDemand(limiter, Map.of("noisy", 30));
+    asks(limiter, "noisy", 2);
+    assertThat(asks(limiter, "quiet", 3))
+        .as("4 of the 44 served in a second of the last ones is little")
+        .allMatch(Request::running);
+    assertThat(decisions).contains("admitted quiet LITTLE_DEMAND");
+    assertThat(ask(limiter, "noisy").waited).isTrue();
   }
 
   @Test
