@@ -19,9 +19,9 @@ import java.util.Map;
  * the same time, and shares of concurrency alone would refuse it like the tenant flooding the
  * gateway.
  *
- * <p>Several seconds, and the most of each, so that one slow second (a disk stalling for most of
- * it admits few requests) or one second in which a quiet tenant happened to ask nothing does not
- * make it look like the tenant flooding the gateway just when its requests start to pile up. Not
+ * <p>Several seconds, and the most of each, so that one slow second (a disk stalling for most of it
+ * admits few requests) or one second in which a quiet tenant happened to ask nothing does not make
+ * it look like the tenant flooding the gateway just when its requests start to pile up. Not
  * thread-safe: its limiter serializes calls.
  */
 final class Demand {
