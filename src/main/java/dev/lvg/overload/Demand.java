@@ -35,14 +35,21 @@ final class Demand {
 
   private static final int SLOTS = SECONDS + 1;
 
-  /** Each tenant's asks in each second of the window, the current one included (one slot each). */
+  /** After a tenant's slots: the most it asked in one of the complete seconds. */
+  private static final int MOST = SLOTS;
+
+  /**
+   * Each tenant's asks in each second of the window, the current one included (one slot each), and
+   * the most of the complete ones; a tenant that asked in none of them is dropped as a second
+   * begins.
+   */
   private final Map<String, int[]> asks = new HashMap<>();
 
   private final int[] admitted = new int[SLOTS];
   private long second = Long.MIN_VALUE;
 
   /** Of the complete seconds, taken when the current one began. */
-  private final Map<String, Integer> mostAsked = new HashMap<>();
+  private int tenants;
 
   private int mostAdmitted;
   private int mostOfAnyTenant;
@@ -56,8 +63,9 @@ final class Demand {
     if (current != second) {
       begin(current);
     }
-    asks.computeIfAbsent(tenant, name -> new int[SLOTS])[slot(current)]++;
-    return mostAsked.getOrDefault(tenant, 0);
+    int[] counts = asks.computeIfAbsent(tenant, name -> new int[SLOTS + 1]);
+    counts[slot(current)]++;
+    return counts[MOST];
   }
 
   void admitted() {
@@ -74,45 +82,46 @@ final class Demand {
    * across its start).
    */
   boolean little(int asked) {
-    long tenants = mostAsked.size();
     return asked > 0
         && mostAdmitted >= MIN_ADMITTED
-        && tenants * asked < mostAdmitted
-        && tenants * mostOfAnyTenant > mostAdmitted;
+        && (long) tenants * asked < mostAdmitted
+        && (long) tenants * mostOfAnyTenant > mostAdmitted;
   }
 
   /** A new second: the seconds that left the window are forgotten, the complete ones summed up. */
   private void begin(long current) {
     long gone = second == Long.MIN_VALUE ? SLOTS : Math.min(SLOTS, current - second);
-    for (long s = current - gone + 1; s <= current; s++) {
-      int slot = slot(s);
-      admitted[slot] = 0;
-      for (int[] counts : asks.values()) {
-        counts[slot] = 0;
-      }
-    }
     second = current;
-    int now = slot(current);
-    mostAsked.clear();
+    forget(admitted, gone);
+    mostAdmitted = mostOf(admitted);
+    tenants = 0;
     mostOfAnyTenant = 0;
-    Iterator<Map.Entry<String, int[]>> entries = asks.entrySet().iterator();
-    while (entries.hasNext()) {
-      Map.Entry<String, int[]> entry = entries.next();
-      int most = mostOf(entry.getValue(), now);
-      if (most == 0) {
-        entries.remove();
+    Iterator<int[]> each = asks.values().iterator();
+    while (each.hasNext()) {
+      int[] counts = each.next();
+      forget(counts, gone);
+      counts[MOST] = mostOf(counts);
+      if (counts[MOST] == 0) {
+        each.remove();
       } else {
-        mostAsked.put(entry.getKey(), most);
-        mostOfAnyTenant = Math.max(mostOfAnyTenant, most);
+        tenants++;
+        mostOfAnyTenant = Math.max(mostOfAnyTenant, counts[MOST]);
       }
     }
-    mostAdmitted = mostOf(admitted, now);
   }
 
-  /** The largest count among the slots of the complete seconds (all but {@code current}). */
-  private static int mostOf(int[] counts, int current) {
+  /** Empties the slots of the last {@code gone} seconds, the current one included. */
+  private void forget(int[] counts, long gone) {
+    for (long s = second - gone + 1; s <= second; s++) {
+      counts[slot(s)] = 0;
+    }
+  }
+
+  /** The largest count among the slots of the complete seconds (all but the current one's). */
+  private int mostOf(int[] counts) {
+    int current = slot(second);
     int most = 0;
-    for (int slot = 0; slot < counts.length; slot++) {
+    for (int slot = 0; slot < SLOTS; slot++) {
       if (slot != current) {
         most = Math.max(most, counts[slot]);
       }
