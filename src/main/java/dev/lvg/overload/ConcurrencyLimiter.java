@@ -259,7 +259,7 @@ public final class ConcurrencyLimiter {
   private Permit admit(Requester state, long now) {
     running++;
     state.running++;
-    demand.admitted();
+    demand.admitted(now);
     retryAdvice.admitted();
     return new Permit(state, now);
   }

@@ -59,18 +59,22 @@ final class Demand {
    * seconds (none when it asked nothing in them).
    */
   int ask(String tenant, long now) {
-    long current = Math.floorDiv(now, SECOND_NANOS);
-    if (current != second) {
-      begin(current);
-    }
+    roll(now);
     int[] counts = asks.computeIfAbsent(tenant, name -> new int[SLOTS + 1]);
-    counts[slot(current)]++;
+    counts[slot(second)]++;
     return counts[MOST];
   }
 
-  void admitted() {
-    if (second != Long.MIN_VALUE) {
-      admitted[slot(second)]++;
+  /** Counts one admission at {@code now}: a waiter admitted later counts in its own second. */
+  void admitted(long now) {
+    roll(now);
+    admitted[slot(second)]++;
+  }
+
+  private void roll(long now) {
+    long current = Math.floorDiv(now, SECOND_NANOS);
+    if (current != second) {
+      begin(current);
     }
   }
 
