@@ -60,25 +60,28 @@ class ProfileSummaryTest {
   void aRecordingOfABusyThreadChargesTheJdkCodeItRunsToItsCaller(@TempDir Path directory)
       throws Exception {
     Path file = directory.resolve("busy.jfr");
+    Thread busy = new Thread(ProfileSummaryTest::sortForHalfASecond, "vert.x-eventloop-thread-7");
     try (Recording recording = new Recording()) {
       recording.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(10));
       recording.start();
-      Thread busy = new Thread(ProfileSummaryTest::sortForHalfASecond, "vert.x-eventloop-thread-7");
       busy.start();
       busy.join();
       recording.stop();
       recording.dump(file);
     }
 
+    List<ProfileSummary.Sample> all = ProfileSummary.read(file, Instant.MIN);
+    // The recording samples every thread of this JVM; the test runner's own threads may be caught
+    // running nothing but the JDK's code, so only the busy thread's samples are weighed.
     ProfileSummary.Summary summary =
-        ProfileSummary.summarize(ProfileSummary.read(file, Instant.MIN));
+        ProfileSummary.summarize(
+            all.stream().filter(sample -> sample.thread().equals(busy.getName())).toList());
 
     assertThat(summary.samples()).isGreaterThan(5);
+    assertThat(summary.byThreadGroup()).containsOnlyKeys("event loops");
     assertThat(ProfileSummary.largest(summary.byMethod(), 1).get(0).getKey())
         .startsWith("java.util.");
-    assertThat(summary.byLibrary().getOrDefault("the gateway's own code", 0))
-        .isGreaterThanOrEqualTo(summary.byThreadGroup().get("event loops") * 8 / 10);
-    assertThat(summary.byLibrary()).doesNotContainKey("the JDK's libraries");
+    assertThat(summary.byLibrary()).containsOnlyKeys("the gateway's own code");
     assertThat(ProfileSummary.read(file, Instant.now())).isEmpty();
   }
 
