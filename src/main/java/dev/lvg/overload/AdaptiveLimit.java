@@ -28,11 +28,13 @@ import java.util.Arrays;
  * the environment moves the baseline.
  *
  * <p>The limit never shrinks below what the highest throughput of the last {@link #RATE_BUCKETS}
- * seconds needs at the baseline latency, times {@link #BATCHING}: a group-committing server keeps
- * one batch running and the next forming. Latency that rises for reasons the limit cannot cure (a
- * disk that slows down for a while) then does not take throughput down with it; if it lasts, the
- * highest recent throughput falls and the limit may follow. Time comes from the caller, so the
- * logic runs with a fake clock in tests. Not thread-safe: its owner serializes calls.
+ * seconds needs at the target latency (Little's law: that throughput times that latency). Latency
+ * that rises for reasons the limit cannot cure (a disk that slows down for a while, event loops
+ * busy refusing a flood) then does not take throughput down with it: refusing more does not make
+ * the admitted faster when the refusals themselves take the cores, and a limit that followed such
+ * latency down would shed ever more. If it lasts, the highest recent throughput falls and the limit
+ * may follow. Time comes from the caller, so the logic runs with a fake clock in tests. Not
+ * thread-safe: its owner serializes calls.
  */
 final class AdaptiveLimit {
   static final double DECREASE = 0.9;
@@ -46,7 +48,6 @@ final class AdaptiveLimit {
 
   static final int BASELINE_BUCKETS = 10;
   static final int RATE_BUCKETS = 30;
-  static final double BATCHING = 2.0;
   private static final long BUCKET_NANOS = 1_000_000_000L;
   private static final int MIN_SAMPLES = 5;
 
@@ -139,11 +140,12 @@ final class AdaptiveLimit {
       remember(now, mean);
     }
     long baseline = baselineNanos(now);
+    long target = (long) Math.max(acceptedNanos, tolerance * (baseline == 0 ? mean : baseline));
     if (!inUse) {
       // Far from the limit, latency says nothing about it: requests are not queueing behind it,
       // and shrinking it would only shed the next burst.
-    } else if (mean > Math.max(acceptedNanos, tolerance * (baseline == 0 ? mean : baseline))) {
-      limit = Math.max(Math.min(limit, floor(now, baseline)), limit * DECREASE);
+    } else if (mean > target) {
+      limit = Math.max(Math.min(limit, floor(now, target)), limit * DECREASE);
     } else {
       limit = Math.min(max, limit + Math.max(1, Math.sqrt(limit)));
     }
@@ -155,10 +157,10 @@ final class AdaptiveLimit {
 
   /**
    * The least the limit shrinks to: what the highest throughput of the last seconds needs at the
-   * baseline latency, with room for batching; never below the configured minimum.
+   * target latency; never below the configured minimum.
    */
-  int floor(long now, long baselineNanos) {
-    double needed = BATCHING * rateMaxima.best(now, 0) * baselineNanos / 1e9;
+  int floor(long now, long targetNanos) {
+    double needed = rateMaxima.best(now, 0) * targetNanos / 1e9;
     return (int) Math.max(min, Math.min(max, Math.ceil(needed)));
   }
 

@@ -143,15 +143,36 @@ class AdaptiveLimitTest {
       samples(limit, 40 * MS, limit.limit(), 40);
       lowest = Math.min(lowest, limit.limit());
     }
-    // 2 (batching) x 5,000/s x 5 ms = 50: the last 30 s saw 5,000 a second.
+    // 5,000/s x the target latency (2 x the 5 ms baseline) = 50: the last 30 s saw 5,000 a second.
     assertThat(lowest).isEqualTo(50);
-    assertThat(limit.floor(now, 5 * MS)).isEqualTo(50);
+    assertThat(limit.floor(now, 10 * MS)).isEqualTo(50);
     for (int i = 0; i < 100; i++) {
       samples(limit, 40 * MS, limit.limit(), 40);
     }
-    assertThat(limit.floor(now, 5 * MS))
+    assertThat(limit.floor(now, 10 * MS))
         .as("once the fast seconds are 30 s old, the floor follows the throughput of now")
         .isLessThan(50);
+  }
+
+  @Test
+  void latencyThatDoesNotFallWithTheLimitDoesNotTakeItBelowWhatTheAcceptedLatencyNeeds() {
+    AdaptiveLimit limit = new AdaptiveLimit(64, 4, 512, WINDOW, 2.0, 20 * MS);
+    window(limit, 3, 4);
+    // 72 in flight at 18 ms, within the accepted 20 ms: 4,000 requests a second.
+    for (int i = 0; i < 30; i++) {
+      samples(limit, 18 * MS, Math.min(72, limit.limit()), 400);
+    }
+    assertThat(limit.limit()).isGreaterThan(90);
+    // Then a flood: the limit is full, and every request takes 30 ms whatever the limit (the cores
+    // are busy refusing), so throughput is the limit over 30 ms and a smaller limit admits less.
+    int lowest = Integer.MAX_VALUE;
+    for (int i = 0; i < 50; i++) {
+      int inFlight = limit.limit();
+      samples(limit, 30 * MS, inFlight, (int) (inFlight * WINDOW / (30 * MS)));
+      lowest = Math.min(lowest, limit.limit());
+    }
+    // 4,000/s x 20 ms = 80, where twice the 3 ms baseline would have let it fall to 24.
+    assertThat(lowest).isBetween(80, 81);
   }
 
   @Test
