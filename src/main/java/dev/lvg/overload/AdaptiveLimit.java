@@ -20,12 +20,12 @@ import java.util.Arrays;
  * limit lets it rise that far. The baseline is the latency without load: the lowest window mean of
  * the last {@link #BASELINE_BUCKETS} seconds among light windows (few requests in flight, at most
  * {@link #LIGHT} of the limit, and at least {@link #BASELINE_MIN_SAMPLES} of them finished) and
- * windows at the limit's floor, or the last such mean when there was none since (until the first
- * such window, every window counts). Loaded windows do not count, so under lasting overload the
- * baseline does not creep up with the latency the limit itself allows; windows at the floor do, so
- * where the environment alone is slower than the accepted latency, the target follows it instead of
- * pinning the limit to its floor. Old minima are forgotten after a while, so a lasting change in
- * the environment moves the baseline.
+ * windows at the configured minimum, or the last such mean when there was none since (until the
+ * first such window, every window counts). Loaded windows do not count, so under lasting overload
+ * the baseline does not creep up with the latency the limit itself allows; windows at the minimum
+ * do, so where the environment alone is slower than the accepted latency, the target follows it
+ * instead of pinning the limit to its minimum. Old minima are forgotten after a while, so a lasting
+ * change in the environment moves the baseline.
  *
  * <p>The limit never shrinks below what the highest throughput of the last {@link #RATE_BUCKETS}
  * seconds needs at the target latency (Little's law: that throughput times that latency). Latency
