@@ -33,7 +33,8 @@ final class Limits {
                 settings.maxLimit(),
                 TimeUnit.MILLISECONDS.toNanos(settings.maxWaitMillis()),
                 settings.tolerance(),
-                TimeUnit.MILLISECONDS.toNanos(settings.acceptedLatencyMillis())),
+                TimeUnit.MILLISECONDS.toNanos(settings.acceptedLatencyMillis()),
+                TimeUnit.MILLISECONDS.toNanos(settings.floorLatencyMillis())),
             System::nanoTime,
             (delayNanos, task) -> {
               long timer =

@@ -74,8 +74,8 @@ public record GatewayConfig(
    * writes): an adaptive concurrency limit between {@code minLimit} and {@code maxLimit}, starting
    * at {@code initialLimit}, that shrinks when latency exceeds both {@code tolerance} times its
    * unloaded baseline and {@code acceptedLatencyMillis}, the latency it holds admitted requests to
-   * under overload; a request may wait at most {@code maxWaitMillis} for a slot. Off: no limit at
-   * all.
+   * under overload, but not below what the recent throughput needs at {@code floorLatencyMillis}; a
+   * request may wait at most {@code maxWaitMillis} for a slot. Off: no limit at all.
    */
   public record AdmissionSettings(
       boolean enabled,
@@ -84,7 +84,8 @@ public record GatewayConfig(
       int maxLimit,
       int maxWaitMillis,
       double tolerance,
-      int acceptedLatencyMillis) {}
+      int acceptedLatencyMillis,
+      int floorLatencyMillis) {}
 
   /**
    * Requests per second (a token bucket of {@code burst}) per tenant: {@code rate} for every tenant
@@ -262,7 +263,8 @@ public record GatewayConfig(
         max,
         s.integer("LVG_ADMISSION_MAX_WAIT_MS", 1, 0, 60_000),
         parsed,
-        s.integer("LVG_ADMISSION_ACCEPTED_LATENCY_MS", 20, 0, 60_000));
+        s.integer("LVG_ADMISSION_ACCEPTED_LATENCY_MS", 15, 0, 60_000),
+        s.integer("LVG_ADMISSION_FLOOR_LATENCY_MS", 20, 0, 60_000));
   }
 
   /** {@code tenant=rate[:burst],...}. */

@@ -28,12 +28,14 @@ import java.util.Arrays;
  * change in the environment moves the baseline.
  *
  * <p>The limit never shrinks below what the highest throughput of the last {@link #RATE_BUCKETS}
- * seconds needs at the target latency (Little's law: that throughput times that latency). Latency
- * that rises for reasons the limit cannot cure (a disk that slows down for a while, event loops
- * busy refusing a flood) then does not take throughput down with it: refusing more does not make
- * the admitted faster when the refusals themselves take the cores, and a limit that followed such
- * latency down would shed ever more. If it lasts, the highest recent throughput falls and the limit
- * may follow. Time comes from the caller, so the logic runs with a fake clock in tests. Not
+ * seconds needs at the floor latency, or at the target when that is higher (Little's law: that
+ * throughput times that latency). A floor latency above the accepted one lets the limit hold
+ * latency tight while shrinking, yet keep enough concurrency for the throughput it has shown.
+ * Latency that rises for reasons the limit cannot cure (a disk that slows down for a while, event
+ * loops busy refusing a flood) then does not take throughput down with it: refusing more does not
+ * make the admitted faster when the refusals themselves take the cores, and a limit that followed
+ * such latency down would shed ever more. If it lasts, the highest recent throughput falls and the
+ * limit may follow. Time comes from the caller, so the logic runs with a fake clock in tests. Not
  * thread-safe: its owner serializes calls.
  */
 final class AdaptiveLimit {
@@ -62,6 +64,7 @@ final class AdaptiveLimit {
   private final long windowNanos;
   private final double tolerance;
   private final long acceptedNanos;
+  private final long floorNanos;
 
   private double limit;
   private long windowStart = Long.MIN_VALUE;
@@ -77,7 +80,13 @@ final class AdaptiveLimit {
   private final PerSecond rateMaxima = new PerSecond(RATE_BUCKETS, false);
 
   AdaptiveLimit(
-      int initial, int min, int max, long windowNanos, double tolerance, long acceptedNanos) {
+      int initial,
+      int min,
+      int max,
+      long windowNanos,
+      double tolerance,
+      long acceptedNanos,
+      long floorNanos) {
     if (min < 1 || max < min || initial < min || initial > max) {
       throw new IllegalArgumentException("need 1 <= min <= initial <= max");
     }
@@ -87,6 +96,7 @@ final class AdaptiveLimit {
     this.windowNanos = windowNanos;
     this.tolerance = tolerance;
     this.acceptedNanos = acceptedNanos;
+    this.floorNanos = floorNanos;
   }
 
   int limit() {
@@ -145,7 +155,7 @@ final class AdaptiveLimit {
       // Far from the limit, latency says nothing about it: requests are not queueing behind it,
       // and shrinking it would only shed the next burst.
     } else if (mean > target) {
-      limit = Math.max(Math.min(limit, floor(now, target)), limit * DECREASE);
+      limit = Math.max(Math.min(limit, floor(now, Math.max(target, floorNanos))), limit * DECREASE);
     } else {
       limit = Math.min(max, limit + Math.max(1, Math.sqrt(limit)));
     }
@@ -156,11 +166,11 @@ final class AdaptiveLimit {
   }
 
   /**
-   * The least the limit shrinks to: what the highest throughput of the last seconds needs at the
-   * target latency; never below the configured minimum.
+   * The least the limit shrinks to: what the highest throughput of the last seconds needs at {@code
+   * latencyNanos}; never below the configured minimum.
    */
-  int floor(long now, long targetNanos) {
-    double needed = rateMaxima.best(now, 0) * targetNanos / 1e9;
+  int floor(long now, long latencyNanos) {
+    double needed = rateMaxima.best(now, 0) * latencyNanos / 1e9;
     return (int) Math.max(min, Math.min(max, Math.ceil(needed)));
   }
 

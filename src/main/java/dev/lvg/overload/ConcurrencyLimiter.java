@@ -40,7 +40,8 @@ public final class ConcurrencyLimiter {
       int maxLimit,
       long maxWaitNanos,
       double tolerance,
-      long acceptedLatencyNanos) {}
+      long acceptedLatencyNanos,
+      long floorLatencyNanos) {}
 
   /** How a request that waited hears its outcome. */
   public interface Waiter {
@@ -107,7 +108,8 @@ public final class ConcurrencyLimiter {
             settings.maxLimit(),
             WINDOW_NANOS,
             settings.tolerance(),
-            settings.acceptedLatencyNanos());
+            settings.acceptedLatencyNanos(),
+            settings.floorLatencyNanos());
     this.ceiling = settings.maxLimit();
     this.maxWaitNanos = settings.maxWaitNanos();
     this.clock = clock;

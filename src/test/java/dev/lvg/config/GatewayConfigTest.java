@@ -125,6 +125,8 @@ class GatewayConfigTest {
     assertThat(defaults.admission().enabled()).isTrue();
     assertThat(defaults.admission().minLimit())
         .isLessThanOrEqualTo(defaults.admission().initialLimit());
+    assertThat(defaults.admission().acceptedLatencyMillis()).isEqualTo(15);
+    assertThat(defaults.admission().floorLatencyMillis()).isEqualTo(20);
     assertThat(defaults.tenantQuotas().any()).isFalse();
     GatewayConfig quotas =
         GatewayConfig.fromSettings(Map.of("LVG_TENANT_RATES", "acme=100:200, beta=5"));

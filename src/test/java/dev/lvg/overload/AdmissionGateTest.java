@@ -81,7 +81,7 @@ class AdmissionGateTest {
       ConcurrencyLimiter limiter =
           new ConcurrencyLimiter(
               "writes",
-              new ConcurrencyLimiter.Settings(1, 1, 1, 0, 2.0, 0),
+              new ConcurrencyLimiter.Settings(1, 1, 1, 0, 2.0, 0, 0),
               System::nanoTime,
               (delay, task) -> () -> {},
               new ConcurrencyLimiter.Observer() {

@@ -56,7 +56,7 @@ class ConcurrencyLimiterTest {
   private ConcurrencyLimiter limiter(int limit, int ceiling, long maxWaitMs) {
     return new ConcurrencyLimiter(
         "writes",
-        new ConcurrencyLimiter.Settings(limit, 1, ceiling, maxWaitMs * MS, 2.0, 0),
+        new ConcurrencyLimiter.Settings(limit, 1, ceiling, maxWaitMs * MS, 2.0, 0, 0),
         () -> now,
         (delay, task) -> {
           Object[] timer = {now + delay, task, false};
