@@ -605,6 +605,11 @@ public final class LoadGenerator {
     fields.put("ok_p50", admitted.ms(50));
     fields.put("ok_p99", admitted.ms(99));
     fields.put("shed_p99", shed.ms(99));
+    Latencies late = new Latencies();
+    for (long nanos : openLoop.lateness()) {
+      late.add(nanos);
+    }
+    fields.put("send_late_p99", late.ms(99));
     long answered = Math.max(1, all.count);
     fields.put("server_cpu_ms/req", String.format("%.3f", cpu.serverMillis() / answered));
     fields.put("postgres_cpu_ms/req", String.format("%.3f", cpu.postgresMillis() / answered));

@@ -41,6 +41,7 @@ final class OpenLoop implements AutoCloseable {
   private final Selector selector;
   private final ArrayDeque<Connection> idle = new ArrayDeque<>();
   private int open;
+  private long[] late = new long[0];
 
   OpenLoop(InetSocketAddress server, int maxConnections) {
     this.server = server;
@@ -83,6 +84,7 @@ final class OpenLoop implements AutoCloseable {
     long due = 0;
     long sent = 0;
     long[] answered = {0};
+    late = new long[(int) total];
     // Kept connections the server closed since the last run (its idle timeout, say) are dropped
     // now, not found dead by the first requests of this one.
     selector.selectNow(key -> ((Connection) key.attachment()).ready(key, answers, answered));
@@ -100,7 +102,9 @@ final class OpenLoop implements AutoCloseable {
           }
           connection = connect();
         }
-        connection.send(requests.apply(sent), start + (long) (sent * interval));
+        long scheduled = start + (long) (sent * interval);
+        late[(int) sent] = System.nanoTime() - scheduled;
+        connection.send(requests.apply(sent), scheduled);
         sent++;
       }
       if (now - start > (long) (total * interval) + GIVE_UP_NANOS) {
@@ -112,6 +116,15 @@ final class OpenLoop implements AutoCloseable {
       selector.select(
           key -> ((Connection) key.attachment()).ready(key, answers, answered), waitMillis);
     }
+  }
+
+  /**
+   * How late each request of the last run left, in nanoseconds: time this thread spent elsewhere
+   * (its own work, or waiting for a core) and waiting for a connection, which every latency it
+   * measures includes.
+   */
+  long[] lateness() {
+    return late.clone();
   }
 
   private Connection connect() throws IOException {

@@ -121,6 +121,7 @@ class OpenLoopTest {
   void aClosedConnectionIsReplacedAndARequestWaitingForAConnectionCountsItsWait() throws Exception {
     Map<Integer, Integer> statuses = new TreeMap<>();
     List<Long> latencies = new ArrayList<>();
+    long[] late;
     try (OpenLoop load = openLoop(2)) {
       load.run(
           200,
@@ -130,7 +131,15 @@ class OpenLoopTest {
       // Two connections, each held 200 ms by a slow answer: the third request waits for one.
       load.run(
           1000, 3, n -> post("/slow", n), (status, at) -> latencies.add(System.nanoTime() - at));
+      late = load.lateness();
     }
+    assertThat(late).hasSize(3);
+    assertThat(late[0])
+        .as("the first leaves on time")
+        .isLessThan(TimeUnit.MILLISECONDS.toNanos(100));
+    assertThat(late[2])
+        .as("the third leaves once a connection is free")
+        .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(190));
     assertThat(statuses).containsExactly(Map.entry(200, 20));
     assertThat(connections.get()).as("each Connection: close costs a new one").isGreaterThan(10);
     assertThat(latencies).hasSize(3);
