@@ -86,7 +86,7 @@ alone=$(load $QUIET_KEY "open:$quiet_rate" fresh)
 stop_server
 start_gateway finalize
 add_quiet_tenant
-rm -f target/bench-started
+rm -f target/bench-started target/bench-started.lead-in
 JAVA_PROPERTIES=-Dlvg.start.signal=target/bench-started load $KEY "open:$noisy_rate" fresh >target/bench-noisy.txt &
 noisy_pid=$!
 quiet=$(JAVA_PROPERTIES=-Dlvg.start.await=target/bench-started load $QUIET_KEY "open:$quiet_rate" fresh)

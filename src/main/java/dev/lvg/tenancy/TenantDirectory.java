@@ -16,6 +16,7 @@ import java.util.HexFormat;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongFunction;
 import java.util.regex.Pattern;
 
 /**
@@ -27,6 +28,7 @@ import java.util.regex.Pattern;
 public final class TenantDirectory {
   private static final Pattern TENANT_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
   private static final long CACHE_NANOS = 30_000_000_000L;
+  private static final long RETRY_NANOS = 1_000_000_000L;
   private static final int CACHE_MAX_ENTRIES = 100_000;
 
   static final String FIND_BY_KEY =
@@ -50,10 +52,16 @@ public final class TenantDirectory {
   /** A tenant found by name, and whether it is disabled. */
   public record Found(Tenant tenant, boolean disabled) {}
 
-  private record Cached(Object value, long expiresAt) {}
+  private record Cached(Object value, long refreshAt, long expiresAt) {
+    Cached refreshAgainAt(long at) {
+      return new Cached(value, at, expiresAt);
+    }
+  }
 
   private final Pool pool;
   private final ConcurrentHashMap<String, Cached> cache = new ConcurrentHashMap<>();
+  private final SharedLookups<Object> lookups = new SharedLookups<>();
+  private final long cacheNanos;
   private volatile boolean remembering = true;
 
   /**
@@ -63,7 +71,13 @@ public final class TenantDirectory {
   private final AtomicLong generation = new AtomicLong();
 
   public TenantDirectory(Pool pool) {
+    this(pool, CACHE_NANOS);
+  }
+
+  /** Remembering resolved keys and tenants for {@code cacheNanos}. */
+  TenantDirectory(Pool pool, long cacheNanos) {
     this.pool = pool;
+    this.cacheNanos = cacheNanos;
   }
 
   public static boolean isValidName(String name) {
@@ -76,11 +90,10 @@ public final class TenantDirectory {
    */
   public Future<Principal> authenticate(String apiKey) {
     String hash = hash(apiKey);
-    Principal known = recentlyAuthenticated(hash);
-    if (known != null) {
-      return Future.succeededFuture(known);
-    }
-    long readAt = generation.get();
+    return resolve(hash, Principal.class, readAt -> lookUpKey(hash, readAt));
+  }
+
+  private Future<Principal> lookUpKey(String hash, long readAt) {
     return pool.preparedQuery(FIND_BY_KEY)
         .execute(Tuple.of(hash))
         .compose(
@@ -107,12 +120,39 @@ public final class TenantDirectory {
               Long expires = row.getLong("expires_millis");
               long ttl =
                   expires == null
-                      ? CACHE_NANOS
-                      : Math.min(CACHE_NANOS, (expires - System.currentTimeMillis()) * 1_000_000L);
+                      ? cacheNanos
+                      : Math.min(cacheNanos, (expires - System.currentTimeMillis()) * 1_000_000L);
               remember(hash, principal, ttl, readAt);
               pool.preparedQuery(TOUCH_KEY).execute(Tuple.of(hash));
               return Future.succeededFuture(principal);
             });
+  }
+
+  /**
+   * What {@code key} stands for: remembered, or looked up by {@code lookUp} (given the cache's
+   * generation, which it passes to {@link #remember}). A remembered answer past half its time is
+   * still served, and one request looks it up again meanwhile, so a key in steady use never expires
+   * under its requests, while one that no lookup confirms still expires when it would have (a
+   * lookup that fails or finds nothing is tried again a second later). Requests that find nothing
+   * remembered share one lookup per key.
+   */
+  private <T> Future<T> resolve(String key, Class<T> kind, LongFunction<Future<T>> lookUp) {
+    Cached cached = cache.get(key);
+    long now = System.nanoTime();
+    if (cached != null && kind.isInstance(cached.value) && cached.expiresAt - now > 0) {
+      if (cached.refreshAt - now <= 0
+          && cache.replace(key, cached, cached.refreshAgainAt(now + RETRY_NANOS))) {
+        lookUp.apply(generation.get());
+      }
+      return Future.succeededFuture(kind.cast(cached.value));
+    }
+    long readAt = generation.get();
+    if (!remembering) {
+      return lookUp.apply(readAt);
+    }
+    @SuppressWarnings("unchecked")
+    SharedLookups<T> shared = (SharedLookups<T>) lookups;
+    return shared.join(key, readAt, () -> lookUp.apply(readAt));
   }
 
   static ApiException disabled(String tenant) {
@@ -151,7 +191,8 @@ public final class TenantDirectory {
     if (cache.size() >= CACHE_MAX_ENTRIES) {
       cache.clear();
     }
-    cache.put(key, new Cached(value, System.nanoTime() + ttlNanos));
+    long now = System.nanoTime();
+    cache.put(key, new Cached(value, now + ttlNanos / 2, now + ttlNanos));
   }
 
   /** Forgets every resolved key and tenant: a credential or a tenant changed somewhere. */
@@ -173,11 +214,10 @@ public final class TenantDirectory {
 
   /** The tenant of that name and whether it is disabled, or {@code null}; remembered like keys. */
   public Future<Found> byName(String name) {
-    Object known = recalled("name:" + name);
-    if (known instanceof Found found) {
-      return Future.succeededFuture(found);
-    }
-    long readAt = generation.get();
+    return resolve("name:" + name, Found.class, readAt -> lookUpName(name, readAt));
+  }
+
+  private Future<Found> lookUpName(String name, long readAt) {
     return pool.preparedQuery(FIND_BY_NAME)
         .execute(Tuple.of(name))
         .map(
@@ -190,7 +230,7 @@ public final class TenantDirectory {
                   new Found(
                       new Tenant(row.getLong("id"), row.getString("name")),
                       row.getBoolean("disabled"));
-              remember("name:" + name, found, CACHE_NANOS, readAt);
+              remember("name:" + name, found, cacheNanos, readAt);
               return found;
             });
   }

@@ -142,12 +142,15 @@ public final class LoadGenerator {
           await(load.closed(ordered, 16, warmUp));
           Workload atRate = new Workload("fresh");
           await(load.declare(atRate, prefix + "r", freshTables(amount, AT_RATE_WARM_UP)));
+          // Two generators overlap here too, so the server has run their load together (and
+          // compiled what it runs only then) before the measured run.
+          together(".lead-in");
           await(load.open(atRate, amount, AT_RATE_WARM_UP));
         } else {
           await(load.run(measured, open, amount, connections, warmUp));
         }
       }
-      startTogether();
+      together("");
       load.recording = true;
       ProcessCpu.Sample cpu = ProcessCpu.sample();
       long started = System.nanoTime();
@@ -164,14 +167,15 @@ public final class LoadGenerator {
   }
 
   /**
-   * Two generators start their measured runs together: one waits for the file named by {@code
-   * -Dlvg.start.await}, the other creates the file named by {@code -Dlvg.start.signal}.
+   * Two generators start their measured runs, and their lead-ins at the measured rate, together:
+   * one waits for the file named by {@code -Dlvg.start.await} (plus {@code suffix}), the other
+   * creates the file named by {@code -Dlvg.start.signal} (plus {@code suffix}).
    */
-  private static void startTogether() throws Exception {
+  private static void together(String suffix) throws Exception {
     String awaited = System.getProperty("lvg.start.await");
     if (awaited != null) {
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(30);
-      while (!Files.exists(Path.of(awaited))) {
+      while (!Files.exists(Path.of(awaited + suffix))) {
         if (System.nanoTime() > deadline) {
           throw new IllegalStateException("the other generator never started");
         }
@@ -180,7 +184,7 @@ public final class LoadGenerator {
     }
     String signal = System.getProperty("lvg.start.signal");
     if (signal != null) {
-      Files.writeString(Path.of(signal), "started");
+      Files.writeString(Path.of(signal + suffix), "started");
     }
   }
 

@@ -1,0 +1,128 @@
+package dev.lvg.tenancy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lvg.TestGateway;
+import dev.lvg.db.Database;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.sqlclient.Pool;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Resolving API keys against a real PostgreSQL, with every key lookup the directory sends counted:
+ * requests that find nothing remembered share one lookup, and a key in steady use is looked up
+ * again ahead of its expiry, never under its requests.
+ */
+class TenantDirectoryIT {
+  private static final long CACHE_NANOS = TimeUnit.SECONDS.toNanos(2);
+
+  private final TestGateway gateway = TestGateway.shared();
+  private final AtomicInteger keyLookups = new AtomicInteger();
+  private Vertx vertx;
+  private Pool pool;
+  private TenantDirectory tenants;
+
+  @BeforeEach
+  void connect() {
+    vertx = Vertx.vertx();
+    pool = Database.pool(vertx, gateway.databaseUrl(), "directory-test", 4, 256, 1);
+    Pool counted =
+        (Pool)
+            Proxy.newProxyInstance(
+                Pool.class.getClassLoader(),
+                new Class<?>[] {Pool.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("preparedQuery")
+                      && TenantDirectory.FIND_BY_KEY.equals(args[0])) {
+                    keyLookups.incrementAndGet();
+                  }
+                  try {
+                    return method.invoke(pool, args);
+                  } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    tenants = new TenantDirectory(counted, CACHE_NANOS);
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void requestsThatFindNothingRememberedShareOneLookup() throws Exception {
+    String key = gateway.newTenant("shared-lookup");
+    List<CompletableFuture<Principal>> answers = new ArrayList<>();
+    CompletableFuture<Void> sent = new CompletableFuture<>();
+    vertx.runOnContext(
+        now -> {
+          for (int i = 0; i < 50; i++) {
+            answers.add(tenants.authenticate(key).toCompletionStage().toCompletableFuture());
+          }
+          sent.complete(null);
+        });
+    sent.get(10, TimeUnit.SECONDS);
+    for (CompletableFuture<Principal> answer : answers) {
+      assertThat(answer.get(10, TimeUnit.SECONDS)).isNotNull();
+    }
+    assertThat(keyLookups.get()).isEqualTo(1);
+    assertThat(await(tenants.authenticate(key))).isNotNull();
+    assertThat(keyLookups.get()).as("then remembered").isEqualTo(1);
+  }
+
+  @Test
+  void aKeyInSteadyUseIsLookedUpAgainAheadOfItsExpiry() throws Exception {
+    String key = gateway.newTenant("refreshed");
+    Principal first = await(tenants.authenticate(key));
+    assertThat(first).isNotNull();
+    assertThat(keyLookups.get()).isEqualTo(1);
+
+    // Past half its time: answered at once from memory, and looked up again meanwhile.
+    Thread.sleep(1_200);
+    Future<Principal> halfway = tenants.authenticate(key);
+    assertThat(halfway.isComplete()).isTrue();
+    assertThat(halfway.result()).isEqualTo(first);
+    assertThat(keyLookups.get()).isEqualTo(2);
+    assertThat(tenants.authenticate(key).isComplete()).isTrue();
+    assertThat(keyLookups.get()).as("one request looks it up, not each").isEqualTo(2);
+
+    // Past the first answer's expiry, the second one keeps it answered from memory.
+    Thread.sleep(1_200);
+    Future<Principal> later = tenants.authenticate(key);
+    assertThat(later.isComplete()).isTrue();
+    assertThat(later.result()).isEqualTo(first);
+  }
+
+  @Test
+  void aKeyNoLookupConfirmsStillExpiresWhenItWould() throws Exception {
+    String key = gateway.newTenant("unconfirmed");
+    assertThat(await(tenants.authenticate(key))).isNotNull();
+    // Removed behind the directory's back: no notification tells it.
+    try (Connection db = gateway.jdbc();
+        PreparedStatement delete = db.prepareStatement("DELETE FROM api_keys WHERE key_hash = ?")) {
+      delete.setString(1, TenantDirectory.hash(key));
+      assertThat(delete.executeUpdate()).isEqualTo(1);
+    }
+    Thread.sleep(1_200);
+    assertThat(tenants.authenticate(key).result()).as("remembered, for now").isNotNull();
+    Thread.sleep(1_200);
+    assertThat(await(tenants.authenticate(key))).as("expired, and gone").isNull();
+  }
+
+  private static Principal await(Future<Principal> future) throws Exception {
+    return future.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+}
