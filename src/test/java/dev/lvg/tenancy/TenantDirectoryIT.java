@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * again ahead of its expiry, never under its requests.
  */
 class TenantDirectoryIT {
-  private static final long CACHE_NANOS = TimeUnit.SECONDS.toNanos(2);
+  private static final long CACHE_NANOS = TimeUnit.SECONDS.toNanos(4);
 
   private final TestGateway gateway = TestGateway.shared();
   private final AtomicInteger keyLookups = new AtomicInteger();
@@ -91,7 +91,7 @@ class TenantDirectoryIT {
     assertThat(keyLookups.get()).isEqualTo(1);
 
     // Past half its time: answered at once from memory, and looked up again meanwhile.
-    Thread.sleep(1_200);
+    Thread.sleep(2_200);
     Future<Principal> halfway = tenants.authenticate(key);
     assertThat(halfway.isComplete()).isTrue();
     assertThat(halfway.result()).isEqualTo(first);
@@ -100,7 +100,7 @@ class TenantDirectoryIT {
     assertThat(keyLookups.get()).as("one request looks it up, not each").isEqualTo(2);
 
     // Past the first answer's expiry, the second one keeps it answered from memory.
-    Thread.sleep(1_200);
+    Thread.sleep(2_200);
     Future<Principal> later = tenants.authenticate(key);
     assertThat(later.isComplete()).isTrue();
     assertThat(later.result()).isEqualTo(first);
@@ -116,9 +116,9 @@ class TenantDirectoryIT {
       delete.setString(1, TenantDirectory.hash(key));
       assertThat(delete.executeUpdate()).isEqualTo(1);
     }
-    Thread.sleep(1_200);
+    Thread.sleep(2_200);
     assertThat(tenants.authenticate(key).result()).as("remembered, for now").isNotNull();
-    Thread.sleep(1_200);
+    Thread.sleep(2_200);
     assertThat(await(tenants.authenticate(key))).as("expired, and gone").isNull();
   }
 
