@@ -142,7 +142,11 @@ public final class TenantDirectory {
     if (cached != null && kind.isInstance(cached.value) && cached.expiresAt - now > 0) {
       if (cached.refreshAt - now <= 0
           && cache.replace(key, cached, cached.refreshAgainAt(now + RETRY_NANOS))) {
-        lookUp.apply(generation.get());
+        try {
+          lookUp.apply(generation.get());
+        } catch (RuntimeException refreshFailed) {
+          // Tried again a second later; this request goes on with what is remembered.
+        }
       }
       return Future.succeededFuture(kind.cast(cached.value));
     }

@@ -30,6 +30,7 @@ class TenantDirectoryIT {
 
   private final TestGateway gateway = TestGateway.shared();
   private final AtomicInteger keyLookups = new AtomicInteger();
+  private volatile boolean poolBroken;
   private Vertx vertx;
   private Pool pool;
   private TenantDirectory tenants;
@@ -47,6 +48,9 @@ class TenantDirectoryIT {
                   if (method.getName().equals("preparedQuery")
                       && TenantDirectory.FIND_BY_KEY.equals(args[0])) {
                     keyLookups.incrementAndGet();
+                    if (poolBroken) {
+                      throw new IllegalStateException("pool closed");
+                    }
                   }
                   try {
                     return method.invoke(pool, args);
@@ -120,6 +124,19 @@ class TenantDirectoryIT {
     assertThat(tenants.authenticate(key).result()).as("remembered, for now").isNotNull();
     Thread.sleep(2_200);
     assertThat(await(tenants.authenticate(key))).as("expired, and gone").isNull();
+  }
+
+  @Test
+  void aRefreshThatCannotStartLeavesTheRememberedAnswerInUse() throws Exception {
+    String key = gateway.newTenant("unrefreshed");
+    Principal first = await(tenants.authenticate(key));
+    poolBroken = true;
+    Thread.sleep(2_200);
+    Future<Principal> served = tenants.authenticate(key);
+    assertThat(keyLookups.get()).as("the refresh was tried").isEqualTo(2);
+    assertThat(served.result()).isEqualTo(first);
+    assertThat(tenants.authenticate(key).result()).isEqualTo(first);
+    assertThat(keyLookups.get()).as("and is tried again only a second later").isEqualTo(2);
   }
 
   private static Principal await(Future<Principal> future) throws Exception {
