@@ -60,7 +60,8 @@ public final class TenantDirectory {
 
   private final Pool pool;
   private final ConcurrentHashMap<String, Cached> cache = new ConcurrentHashMap<>();
-  private final SharedLookups<Object> lookups = new SharedLookups<>();
+  private final SharedLookups<Principal> keyLookups = new SharedLookups<>();
+  private final SharedLookups<Found> nameLookups = new SharedLookups<>();
   private final long cacheNanos;
   private volatile boolean remembering = true;
 
@@ -90,7 +91,7 @@ public final class TenantDirectory {
    */
   public Future<Principal> authenticate(String apiKey) {
     String hash = hash(apiKey);
-    return resolve(hash, Principal.class, readAt -> lookUpKey(hash, readAt));
+    return resolve(hash, Principal.class, keyLookups, readAt -> lookUpKey(hash, readAt));
   }
 
   private Future<Principal> lookUpKey(String hash, long readAt) {
@@ -136,7 +137,8 @@ public final class TenantDirectory {
    * lookup that fails or finds nothing is tried again a second later). Requests that find nothing
    * remembered share one lookup per key.
    */
-  private <T> Future<T> resolve(String key, Class<T> kind, LongFunction<Future<T>> lookUp) {
+  private <T> Future<T> resolve(
+      String key, Class<T> kind, SharedLookups<T> shared, LongFunction<Future<T>> lookUp) {
     Cached cached = cache.get(key);
     long now = System.nanoTime();
     if (cached != null && kind.isInstance(cached.value) && cached.expiresAt - now > 0) {
@@ -154,8 +156,6 @@ public final class TenantDirectory {
     if (!remembering) {
       return lookUp.apply(readAt);
     }
-    @SuppressWarnings("unchecked")
-    SharedLookups<T> shared = (SharedLookups<T>) lookups;
     return shared.join(key, readAt, () -> lookUp.apply(readAt));
   }
 
@@ -218,7 +218,7 @@ public final class TenantDirectory {
 
   /** The tenant of that name and whether it is disabled, or {@code null}; remembered like keys. */
   public Future<Found> byName(String name) {
-    return resolve("name:" + name, Found.class, readAt -> lookUpName(name, readAt));
+    return resolve("name:" + name, Found.class, nameLookups, readAt -> lookUpName(name, readAt));
   }
 
   private Future<Found> lookUpName(String name, long readAt) {
