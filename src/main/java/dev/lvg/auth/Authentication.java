@@ -23,6 +23,12 @@ public final class Authentication implements Handler<RoutingContext> {
   private static final String TENANT = "lvg.tenant";
   private static final String PRINCIPAL = "lvg.principal";
 
+  /**
+   * The one requester of every API key no lookup has resolved yet: a key's first requests, and any
+   * number of made-up keys, which as requesters of their own would each take a fair share.
+   */
+  public static final String UNRESOLVED_KEYS = "unresolved-keys";
+
   private final TenantDirectory tenants;
   private final BearerTokens bearerTokens;
 
@@ -64,7 +70,7 @@ public final class Authentication implements Handler<RoutingContext> {
 
   /**
    * Who is asking, known without a database call, for fair admission before authentication: the
-   * tenant an API key was last resolved to, else the key's or token's hash.
+   * tenant an API key was last resolved to, else {@link #UNRESOLVED_KEYS}, else the token's hash.
    */
   public String requester(RoutingContext ctx) {
     return requester(ctx.request());
@@ -76,7 +82,7 @@ public final class Authentication implements Handler<RoutingContext> {
     if (key != null) {
       String hash = TenantDirectory.hash(key.trim());
       Tenant known = tenants.lastResolvedTenant(hash);
-      return known != null ? "tenant:" + known.id() : "key:" + hash.substring(0, 16);
+      return known != null ? "tenant:" + known.id() : UNRESOLVED_KEYS;
     }
     String authorization = request.getHeader("Authorization");
     return authorization != null

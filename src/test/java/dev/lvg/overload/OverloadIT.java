@@ -6,11 +6,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.lvg.Api;
 import dev.lvg.Metrics;
 import dev.lvg.TestGateway;
+import dev.lvg.auth.Authentication;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,7 +21,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A gateway with a tiny admission limit, driven far past it: every refusal is 503 "Slow down" with
  * Retry-After and the JSON error body, refused commits write nothing, admitted ones are committed,
- * a quiet tenant keeps succeeding while a noisy one is shed, and readiness stays up.
+ * a quiet tenant keeps succeeding while a noisy one is shed, and readiness stays up; made-up API
+ * keys, however many, count as one requester.
  */
 class OverloadIT {
   private static final int NOISY = 200;
@@ -119,5 +122,46 @@ class OverloadIT {
     assertThat(after.text()).contains("lvg_admission_total{class=\"writes\",outcome=\"shed\"");
     assertThat(after.text())
         .contains("lvg_admission_total{class=\"writes\",outcome=\"admitted\",reason=\"free_slot\"");
+  }
+
+  @Test
+  void madeUpKeysShareOneRequesterAndTheQuietTenantStillCommits() throws Exception {
+    Api quiet = tenantWithTables("beside-made-up-keys", 10);
+    Metrics before = Metrics.scrape(gw);
+
+    List<CompletableFuture<Api.Response>> flood = new ArrayList<>();
+    for (int i = 0; i < NOISY; i++) {
+      Api madeUp = gw.api("made-up-" + UUID.randomUUID());
+      flood.add(madeUp.postAsync(create(i), Api.createBody(1, "m/" + i)));
+    }
+    for (int i = 0; i < 10; i++) {
+      Api.Response answer = quiet.post(create(i), Api.createBody(1, "q/" + i));
+      assertThat(answer.status()).as("the quiet tenant: %s", answer.text()).isEqualTo(200);
+    }
+    int refused = 0;
+    for (CompletableFuture<Api.Response> answer : flood) {
+      Api.Response response = answer.join();
+      if (response.status() == 503) {
+        response.assertError(503, 17);
+        refused++;
+      } else {
+        response.assertError(401, 16);
+      }
+    }
+
+    Metrics after = Metrics.scrape(gw);
+    String unresolved = "requester=\"" + Authentication.UNRESOLVED_KEYS + "\"";
+    double decided = 0;
+    for (String line : after.text().split("\n")) {
+      if (line.startsWith("lvg_admission_total{class=\"writes\"") && line.contains(unresolved)) {
+        String series = line.substring(0, line.lastIndexOf(' '));
+        decided += after.since(before, series);
+      }
+    }
+    assertThat(decided)
+        .as("every made-up key's request was decided as the one requester of unresolved keys")
+        .isEqualTo(NOISY);
+    assertThat(refused).as("a limit of 2 cannot pass 200 requests sent at once").isPositive();
+    assertThat(after.text()).doesNotContain("requester=\"key:");
   }
 }
