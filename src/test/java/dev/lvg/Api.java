@@ -74,8 +74,12 @@ public final class Api {
   }
 
   public CompletableFuture<Response> postAsync(String path, String body) {
+    return sendAsync(request(path, body).build());
+  }
+
+  public static CompletableFuture<Response> sendAsync(HttpRequest request) {
     return CLIENT
-        .sendAsync(request(path, body).build(), HttpResponse.BodyHandlers.ofString())
+        .sendAsync(request, HttpResponse.BodyHandlers.ofString())
         .thenApply(raw -> new Response(raw.statusCode(), raw.body(), raw));
   }
 

@@ -35,6 +35,17 @@ public final class Metrics {
         .orElse(0);
   }
 
+  /**
+   * Admission decisions (any class, outcome and reason) for {@code requester} since {@code before}.
+   */
+  public double admissionsSince(Metrics before, String requester) {
+    String label = "requester=\"" + requester + "\"";
+    return text.lines()
+        .filter(line -> line.startsWith("lvg_admission_total{") && line.contains(label))
+        .mapToDouble(line -> since(before, line.substring(0, line.lastIndexOf(' '))))
+        .sum();
+  }
+
   /** How much a series grew since {@code before}. */
   public double since(Metrics before, String series) {
     return value(series) - before.value(series);

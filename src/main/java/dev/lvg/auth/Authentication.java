@@ -12,6 +12,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Resolves the tenant of a request: from an API key ({@code x-api-key}, or {@code identity.api_key}
@@ -24,13 +25,18 @@ public final class Authentication implements Handler<RoutingContext> {
   private static final String PRINCIPAL = "lvg.principal";
 
   /**
-   * The one requester of every API key no lookup has resolved yet: a key's first requests, and any
-   * number of made-up keys, which as requesters of their own would each take a fair share.
+   * The one requester of every credential not yet resolved to a tenant: an API key no lookup has
+   * resolved, a bearer token not yet verified (or sent where none is accepted), whether new or made
+   * up. As requesters of their own, any number of made-up credentials would each take a fair share.
    */
-  public static final String UNRESOLVED_KEYS = "unresolved-keys";
+  public static final String UNRESOLVED = "unresolved-credentials";
+
+  /** Verified bearer tokens remembered, by hash, at most this many; then all are forgotten. */
+  static final int REMEMBERED_TOKENS = 10_000;
 
   private final TenantDirectory tenants;
   private final BearerTokens bearerTokens;
+  private final ConcurrentHashMap<String, Long> tokenTenants = new ConcurrentHashMap<>();
 
   /** {@code bearerTokens} null: bearer tokens are refused. */
   public Authentication(TenantDirectory tenants, BearerTokens bearerTokens) {
@@ -70,7 +76,8 @@ public final class Authentication implements Handler<RoutingContext> {
 
   /**
    * Who is asking, known without a database call, for fair admission before authentication: the
-   * tenant an API key was last resolved to, else {@link #UNRESOLVED_KEYS}, else the token's hash.
+   * tenant an API key was last resolved to or a bearer token was verified for, else {@link
+   * #UNRESOLVED}; {@code anonymous} without either.
    */
   public String requester(RoutingContext ctx) {
     return requester(ctx.request());
@@ -82,12 +89,18 @@ public final class Authentication implements Handler<RoutingContext> {
     if (key != null) {
       String hash = TenantDirectory.hash(key.trim());
       Tenant known = tenants.lastResolvedTenant(hash);
-      return known != null ? "tenant:" + known.id() : UNRESOLVED_KEYS;
+      return known != null ? "tenant:" + known.id() : UNRESOLVED;
     }
     String authorization = request.getHeader("Authorization");
-    return authorization != null
-        ? "token:" + TenantDirectory.hash(authorization).substring(0, 16)
-        : "anonymous";
+    if (authorization == null) {
+      return "anonymous";
+    }
+    Long tenant =
+        bearerTokens != null && authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())
+            ? tokenTenants.get(
+                TenantDirectory.hash(authorization.substring(BEARER.length()).trim()))
+            : null;
+    return tenant != null ? "tenant:" + tenant : UNRESOLVED;
   }
 
   /** The tenant this request was authenticated as. */
@@ -169,7 +182,18 @@ public final class Authentication implements Handler<RoutingContext> {
     if (token.isEmpty()) {
       throw ApiException.unauthenticated("the bearer token is empty");
     }
-    return bearerTokens.principalOf(token);
+    return bearerTokens.principalOf(token).onSuccess(principal -> remember(token, principal));
+  }
+
+  /** Remembers which tenant a verified token acts for, so admission knows it next time. */
+  private void remember(String token, Principal principal) {
+    if (principal == null || principal.tenant() == null) {
+      return;
+    }
+    if (tokenTenants.size() >= REMEMBERED_TOKENS) {
+      tokenTenants.clear();
+    }
+    tokenTenants.put(TenantDirectory.hash(token), principal.tenant().id());
   }
 
   /**

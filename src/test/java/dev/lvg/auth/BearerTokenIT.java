@@ -4,10 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lvg.Api;
+import dev.lvg.Metrics;
 import dev.lvg.TestGateway;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.security.KeyPair;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -179,5 +183,34 @@ class BearerTokenIT {
     post(nothing, "/v1/table/scoped%24t/describe", "{}").assertError(403, 15);
     post(nothing, "/v1/table/scoped%24t/version/create", Api.createBody(2, "s/2"))
         .assertError(403, 15);
+  }
+
+  @Test
+  void onceVerifiedATokenIsAdmittedAsItsTenant() throws Exception {
+    long tenantId;
+    try (Connection db = gw.jdbc();
+        PreparedStatement find = db.prepareStatement("SELECT id FROM tenants WHERE name = ?")) {
+      find.setString(1, tenant);
+      ResultSet row = find.executeQuery();
+      assertThat(row.next()).isTrue();
+      tenantId = row.getLong(1);
+    }
+    gw.api(tenantKey).declare("admitted", "t");
+    Map<String, Object> fresh = claims(tenant);
+    fresh.put("jti", UUID.randomUUID().toString());
+    String bearer = "Bearer " + token(signing, "k1", fresh);
+
+    Metrics before = Metrics.scrape(gw);
+    for (int version = 1; version <= 3; version++) {
+      post(bearer, "/v1/table/admitted%24t/version/create", Api.createBody(version, "a/" + version))
+          .assertOk();
+    }
+    Metrics after = Metrics.scrape(gw);
+    assertThat(after.admissionsSince(before, Authentication.UNRESOLVED))
+        .as("before it is verified, a token is an unresolved credential")
+        .isEqualTo(1);
+    assertThat(after.admissionsSince(before, "tenant:" + tenantId))
+        .as("once verified, its requests are its tenant's")
+        .isEqualTo(2);
   }
 }
