@@ -12,7 +12,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Resolves the tenant of a request: from an API key ({@code x-api-key}, or {@code identity.api_key}
@@ -31,12 +30,8 @@ public final class Authentication implements Handler<RoutingContext> {
    */
   public static final String UNRESOLVED = "unresolved-credentials";
 
-  /** Verified bearer tokens remembered, by hash, at most this many; then all are forgotten. */
-  static final int REMEMBERED_TOKENS = 10_000;
-
   private final TenantDirectory tenants;
   private final BearerTokens bearerTokens;
-  private final ConcurrentHashMap<String, Long> tokenTenants = new ConcurrentHashMap<>();
 
   /** {@code bearerTokens} null: bearer tokens are refused. */
   public Authentication(TenantDirectory tenants, BearerTokens bearerTokens) {
@@ -95,12 +90,12 @@ public final class Authentication implements Handler<RoutingContext> {
     if (authorization == null) {
       return "anonymous";
     }
-    Long tenant =
+    Tenant verified =
         bearerTokens != null && authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())
-            ? tokenTenants.get(
+            ? tenants.lastVerifiedTenant(
                 TenantDirectory.hash(authorization.substring(BEARER.length()).trim()))
             : null;
-    return tenant != null ? "tenant:" + tenant : UNRESOLVED;
+    return verified != null ? "tenant:" + verified.id() : UNRESOLVED;
   }
 
   /** The tenant this request was authenticated as. */
@@ -182,18 +177,15 @@ public final class Authentication implements Handler<RoutingContext> {
     if (token.isEmpty()) {
       throw ApiException.unauthenticated("the bearer token is empty");
     }
-    return bearerTokens.principalOf(token).onSuccess(principal -> remember(token, principal));
-  }
-
-  /** Remembers which tenant a verified token acts for, so admission knows it next time. */
-  private void remember(String token, Principal principal) {
-    if (principal == null || principal.tenant() == null) {
-      return;
-    }
-    if (tokenTenants.size() >= REMEMBERED_TOKENS) {
-      tokenTenants.clear();
-    }
-    tokenTenants.put(TenantDirectory.hash(token), principal.tenant().id());
+    return bearerTokens
+        .principalOf(token)
+        .onSuccess(
+            principal -> {
+              // Remembered so that admission knows whose load the token's next requests are.
+              if (principal != null && principal.tenant() != null) {
+                tenants.rememberVerifiedToken(TenantDirectory.hash(token), principal);
+              }
+            });
   }
 
   /**

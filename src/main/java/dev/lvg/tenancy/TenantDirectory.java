@@ -30,6 +30,7 @@ public final class TenantDirectory {
   private static final long CACHE_NANOS = 30_000_000_000L;
   private static final long RETRY_NANOS = 1_000_000_000L;
   private static final int CACHE_MAX_ENTRIES = 100_000;
+  private static final String TOKEN = "token:";
 
   static final String FIND_BY_KEY =
       """
@@ -181,6 +182,19 @@ public final class TenantDirectory {
     return cached != null && cached.value instanceof Principal principal
         ? principal.tenant()
         : null;
+  }
+
+  /**
+   * Remembers, like a resolved key, the tenant a bearer token was verified for, so that {@link
+   * #lastVerifiedTenant} names its load next time.
+   */
+  public void rememberVerifiedToken(String tokenHash, Principal principal) {
+    remember(TOKEN + tokenHash, principal, cacheNanos, generation.get());
+  }
+
+  /** Who a bearer token was last verified for; like {@link #lastResolvedTenant} for keys. */
+  public Tenant lastVerifiedTenant(String tokenHash) {
+    return lastResolvedTenant(TOKEN + tokenHash);
   }
 
   private Object recalled(String key) {
