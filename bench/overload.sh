@@ -49,7 +49,7 @@ for limiter in on off; do
     goodput=$(field "$line" goodput/s)
     share=$(awk "BEGIN {printf \"%.0f\", 100 * $goodput / $saturation}")
     echo "limiter $limiter, ${multiple}x ($rate/s): goodput $goodput/s ($share%), $(field "$line" statuses)"
-    rows+="| $limiter | ${multiple}x = $rate/s | $goodput | $share% | $(field "$line" shed/s) | $(field "$line" ok_p50) | $(field "$line" ok_p99) | $(field "$line" shed_p99) | $(field "$line" p99.9) | $(field "$line" statuses) | $(field "$line" server_cores) | $(field "$line" stolen_cores) |"$'\n'
+    rows+="| $limiter | ${multiple}x = $rate/s | $goodput | $share% | $(field "$line" shed/s) | $(field "$line" ok_p50) | $(field "$line" ok_p99) | $(field "$line" shed_p99) | $(field "$line" p99.9) | $(field "$line" send_late_p99) | $(field "$line" statuses) | $(field "$line" server_cores) | $(field "$line" stolen_cores) |"$'\n'
     echo "$limiter $multiple $goodput $(field "$line" shed/s) $(field "$line" ok_p99 | sed 's/-/0/')" >>"$DATA"
   done
 done
@@ -105,7 +105,7 @@ floor_rows=""
 for multiple in 0.5 1 2 4; do
   rate=$(awk "BEGIN {printf \"%d\", $saturation * $multiple}")
   line=$(load - "open:$rate" record)
-  floor_rows+="| ${multiple}x = $rate/s | $(field "$line" p50) | $(field "$line" p99) | $(field "$line" p99.9) |"$'\n'
+  floor_rows+="| ${multiple}x = $rate/s | $(field "$line" p50) | $(field "$line" p99) | $(field "$line" p99.9) | $(field "$line" send_late_p99) |"$'\n'
 done
 stop_server
 
@@ -140,23 +140,25 @@ PLOT
   echo "committing in order), then 10 s at the run's rate on tables of its own, then"
   echo "$DURATION s of requests at a constant rate, each the first version of a table of its own; latency from"
   echo "each request's scheduled start; goodput = 200s per second of wall time until the last answer."
+  echo "*Sent late* is how late the load generator sent its requests, part of every latency here: a"
+  echo "generator that falls behind (a busy core, a pause of its own) adds that much to each request it delays."
   echo "This machine is a virtual machine on a shared host: *cores taken by the host* is the CPU time the"
   echo "hypervisor gave its 2 cores to others during the run (steal in /proc/stat), CPU that no process here"
   echo "had; compare runs with that in mind."
   echo
   echo "![goodput, shed rate and admitted p99 against offered load](bench/overload.png)"
   echo
-  echo "| admission control | offered | goodput/s | of saturation | shed/s | admitted p50 (ms) | admitted p99 (ms) | 503 p99 (ms) | all p99.9 (ms) | statuses | gateway cores | cores taken by the host |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| admission control | offered | goodput/s | of saturation | shed/s | admitted p50 (ms) | admitted p99 (ms) | 503 p99 (ms) | all p99.9 (ms) | sent late p99 (ms) | statuses | gateway cores | cores taken by the host |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   printf "%s" "$rows"
   echo
   echo "Two tenants at once (admission control on): a noisy one at 4x ($noisy_rate/s) and a quiet one at 0.2x ($quiet_rate/s)."
   echo
-  echo "| tenant | run | goodput/s | success | admitted p50 (ms) | admitted p99 (ms) | statuses | cores taken by the host |"
-  echo "|---|---|---|---|---|---|---|---|"
-  echo "| quiet | alone | $(field "$alone" goodput/s) | $(success "$alone")% | $(field "$alone" ok_p50) | $(field "$alone" ok_p99) | $(field "$alone" statuses) | $(field "$alone" stolen_cores) |"
-  echo "| quiet | beside the noisy one | $(field "$quiet" goodput/s) | $(success "$quiet")% | $(field "$quiet" ok_p50) | $(field "$quiet" ok_p99) | $(field "$quiet" statuses) | $(field "$quiet" stolen_cores) |"
-  echo "| noisy | beside the quiet one | $(field "$noisy" goodput/s) | $(success "$noisy")% | $(field "$noisy" ok_p50) | $(field "$noisy" ok_p99) | $(field "$noisy" statuses) | $(field "$noisy" stolen_cores) |"
+  echo "| tenant | run | goodput/s | success | admitted p50 (ms) | admitted p99 (ms) | sent late p99 (ms) | statuses | cores taken by the host |"
+  echo "|---|---|---|---|---|---|---|---|---|"
+  echo "| quiet | alone | $(field "$alone" goodput/s) | $(success "$alone")% | $(field "$alone" ok_p50) | $(field "$alone" ok_p99) | $(field "$alone" send_late_p99) | $(field "$alone" statuses) | $(field "$alone" stolen_cores) |"
+  echo "| quiet | beside the noisy one | $(field "$quiet" goodput/s) | $(success "$quiet")% | $(field "$quiet" ok_p50) | $(field "$quiet" ok_p99) | $(field "$quiet" send_late_p99) | $(field "$quiet" statuses) | $(field "$quiet" stolen_cores) |"
+  echo "| noisy | beside the quiet one | $(field "$noisy" goodput/s) | $(success "$noisy")% | $(field "$noisy" ok_p50) | $(field "$noisy" ok_p99) | $(field "$noisy" send_late_p99) | $(field "$noisy" statuses) | $(field "$noisy" stolen_cores) |"
   echo
   echo "That server's admission decisions for writes, from its \`/metrics\` when the run ended (its warm-up"
   echo "and lead-in included; \`little_demand\`: over the limit, because the tenant asked for less than an"
@@ -169,8 +171,8 @@ PLOT
   echo "The floor: the same arrival rates against a server that answers every request at once"
   echo "(\`InstantServer\`), measured by the same load generator on the same machine."
   echo
-  echo "| offered | p50 (ms) | p99 (ms) | p99.9 (ms) |"
-  echo "|---|---|---|---|"
+  echo "| offered | p50 (ms) | p99 (ms) | p99.9 (ms) | sent late p99 (ms) |"
+  echo "|---|---|---|---|---|"
   printf "%s" "$floor_rows"
 } >"$OUT"
 publish overload "$OUT"
