@@ -90,11 +90,9 @@ public final class Authentication implements Handler<RoutingContext> {
     if (authorization == null) {
       return "anonymous";
     }
+    String token = bearerTokens == null ? null : bearerToken(authorization);
     Tenant verified =
-        bearerTokens != null && authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())
-            ? tenants.lastVerifiedTenant(
-                TenantDirectory.hash(authorization.substring(BEARER.length()).trim()))
-            : null;
+        token == null ? null : tenants.lastVerifiedTenant(TenantDirectory.hash(token));
     return verified != null ? "tenant:" + verified.id() : UNRESOLVED;
   }
 
@@ -147,10 +145,11 @@ public final class Authentication implements Handler<RoutingContext> {
     }
     String authorization = ctx.request().getHeader("Authorization");
     if (authorization != null) {
-      if (!authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+      String token = bearerToken(authorization);
+      if (token == null) {
         throw ApiException.unauthenticated("the Authorization header must be 'Bearer <token>'");
       }
-      return bearer(authorization.substring(BEARER.length()).trim());
+      return bearer(token);
     }
     Body body = bodyForIdentity(ctx);
     if (body.identityApiKey() != null) {
@@ -160,6 +159,13 @@ public final class Authentication implements Handler<RoutingContext> {
       return bearer(body.identityAuthToken());
     }
     throw ApiException.unauthenticated("credentials are missing: send the API key in x-api-key");
+  }
+
+  /** The token of an {@code Authorization: Bearer <token>} header, or null for another scheme. */
+  private static String bearerToken(String authorization) {
+    return authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())
+        ? authorization.substring(BEARER.length()).trim()
+        : null;
   }
 
   private Future<Principal> apiKey(String key) {

@@ -126,7 +126,7 @@ class OverloadIT {
 
   @Test
   void madeUpCredentialsShareOneRequesterAndTheQuietTenantStillCommits() throws Exception {
-    Api quiet = tenantWithTables("beside-made-up-keys", 10);
+    Api quiet = tenantWithTables("beside-made-up-credentials", 10);
     Metrics before = Metrics.scrape(gw);
 
     List<CompletableFuture<Api.Response>> flood = new ArrayList<>();
