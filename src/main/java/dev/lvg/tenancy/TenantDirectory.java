@@ -2,6 +2,7 @@ package dev.lvg.tenancy;
 
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
+import dev.lvg.http.LogBudget;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
@@ -18,6 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongFunction;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Tenants and their API keys. A key is only ever stored and compared as its SHA-256; resolved keys
@@ -26,6 +29,8 @@ import java.util.regex.Pattern;
  * PostgreSQL notifications); while those notifications cannot be received nothing is remembered.
  */
 public final class TenantDirectory {
+  private static final Logger LOG = LoggerFactory.getLogger(TenantDirectory.class);
+  private static final LogBudget REFRESH_FAILURES = new LogBudget(1);
   private static final Pattern TENANT_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
   private static final long CACHE_NANOS = 30_000_000_000L;
   private static final long RETRY_NANOS = 1_000_000_000L;
@@ -134,22 +139,16 @@ public final class TenantDirectory {
    * What {@code key} stands for: remembered, or looked up by {@code lookUp} (given the cache's
    * generation, which it passes to {@link #remember}). A remembered answer past half its time is
    * still served, and one request looks it up again meanwhile, so a key in steady use never expires
-   * under its requests, while one that no lookup confirms still expires when it would have (a
-   * lookup that fails or finds nothing is tried again a second later). Requests that find nothing
-   * remembered share one lookup per key.
+   * under its requests; one that finds it gone (or disabled) forgets it, one that fails is tried
+   * again a second later. Requests that find nothing remembered share one lookup per key.
    */
   private <T> Future<T> resolve(
       String key, Class<T> kind, SharedLookups<T> shared, LongFunction<Future<T>> lookUp) {
     Cached cached = cache.get(key);
     long now = System.nanoTime();
     if (cached != null && kind.isInstance(cached.value) && cached.expiresAt - now > 0) {
-      if (cached.refreshAt - now <= 0
-          && cache.replace(key, cached, cached.refreshAgainAt(now + RETRY_NANOS))) {
-        try {
-          lookUp.apply(generation.get());
-        } catch (RuntimeException refreshFailed) {
-          // Tried again a second later; this request goes on with what is remembered.
-        }
+      if (cached.refreshAt - now <= 0) {
+        refresh(key, cached, cached.refreshAgainAt(now + RETRY_NANOS), lookUp);
       }
       return Future.succeededFuture(kind.cast(cached.value));
     }
@@ -158,6 +157,31 @@ public final class TenantDirectory {
       return lookUp.apply(readAt);
     }
     return shared.join(key, readAt, () -> lookUp.apply(readAt));
+  }
+
+  /** Looks a remembered answer up again (once): forgets it if gone or disabled, logs a failure. */
+  private <T> void refresh(
+      String key, Cached cached, Cached refreshing, LongFunction<Future<T>> lookUp) {
+    if (!cache.replace(key, cached, refreshing)) {
+      return;
+    }
+    Future<T> again;
+    try {
+      again = lookUp.apply(generation.get());
+    } catch (RuntimeException refreshFailed) {
+      again = Future.failedFuture(refreshFailed);
+    }
+    again.onComplete(
+        result -> {
+          Throwable failure = result.cause();
+          if (failure == null ? result.result() == null : failure instanceof ApiException) {
+            cache.remove(key, refreshing);
+          } else if (failure != null && REFRESH_FAILURES.allows(System.currentTimeMillis())) {
+            LOG.warn(
+                "A remembered credential's lookup again failed, retried in 1 s: {}",
+                failure.toString());
+          }
+        });
   }
 
   static ApiException disabled(String tenant) {
