@@ -42,6 +42,10 @@ final class AnswerLog {
     count++;
   }
 
+  synchronized void clear() {
+    count = 0;
+  }
+
   synchronized void write() {
     long first = Long.MAX_VALUE;
     for (int i = 0; i < count; i++) {

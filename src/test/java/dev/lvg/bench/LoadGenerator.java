@@ -56,8 +56,8 @@ import java.util.function.Function;
  * time; like a Lance writer it tries a version again after a 503 (5 ms later). Open loop: request n
  * starts at its scheduled time whatever the answers (version n / TABLES + 1 of table n mod TABLES,
  * or fresh), and latency counts from that time (no coordinated omission). The warm-up runs the same
- * load unrecorded. Prints one line, {@code LVG-LOAD key=value ...}; goodput is 200s per second of
- * wall time from the first request to the last answer.
+ * load, its answers recorded and then forgotten. Prints one line, {@code LVG-LOAD key=value ...};
+ * goodput is 200s per second of wall time from the first request to the last answer.
  */
 public final class LoadGenerator {
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -80,7 +80,6 @@ public final class LoadGenerator {
   private final AnswerLog answers = AnswerLog.fromProperty("lvg.answers");
   private final OpenLoop openLoop;
   private final Lane[] lanes;
-  private volatile boolean recording;
 
   /** Tables of one kind of workload, their staging manifests and next versions. */
   private static final class Workload {
@@ -131,6 +130,8 @@ public final class LoadGenerator {
       LoadGenerator load = new LoadGenerator(vertx, url, key, connections);
       Workload measured = new Workload(workload);
       await(load.declare(measured, prefix, fresh ? freshTables(amount, seconds) : tableCount));
+      // Encoded (and collected) before the warm-up, so the measured run follows it at once.
+      byte[][] encoded = open ? load.encode(measured, amount, seconds) : null;
       if (warmUp > 0) {
         // The same connections warm up first. A fresh workload warms up on tables of its own:
         // 16 writers committing in order (for the server's JIT), then some seconds at the
@@ -151,9 +152,10 @@ public final class LoadGenerator {
           await(load.run(measured, open, amount, connections, warmUp));
         }
       }
-      byte[][] encoded = open ? load.encode(measured, amount, seconds) : null;
       together("");
-      load.recording = true;
+      // The warm-up's answers went through the same bookkeeping, so that the measured run's first
+      // answers do not send it through code the JIT compiled without it; forgotten now.
+      load.forgetAnswers();
       ProcessCpu.Sample cpu = ProcessCpu.sample();
       long started = System.nanoTime();
       await(open ? load.open(encoded, amount) : load.closed(measured, connections, seconds));
@@ -277,9 +279,6 @@ public final class LoadGenerator {
 
     void record(int status, long scheduledNanos) {
       long now = System.nanoTime();
-      if (!recording) {
-        return;
-      }
       lastAnswer = Math.max(lastAnswer, now);
       statuses.merge(status, 1L, Long::sum);
       long latency = now - scheduledNanos;
@@ -292,6 +291,14 @@ public final class LoadGenerator {
       } else if (status == 503) {
         shed.add(latency);
       }
+    }
+
+    void forget() {
+      statuses.clear();
+      all.clear();
+      admitted.clear();
+      shed.clear();
+      lastAnswer = 0;
     }
 
     <T> Future<T> on(Function<Lane, Future<T>> work) {
@@ -566,6 +573,10 @@ public final class LoadGenerator {
       values[count++] = nanos;
     }
 
+    void clear() {
+      count = 0;
+    }
+
     void addAll(Latencies other) {
       for (int i = 0; i < other.count; i++) {
         add(other.values[i]);
@@ -580,6 +591,16 @@ public final class LoadGenerator {
       Arrays.sort(sorted);
       int index = (int) Math.min(count - 1, Math.ceil(p / 100 * count) - 1);
       return String.format("%.2f", sorted[Math.max(0, index)] / 1e6);
+    }
+  }
+
+  /** Forgets every answer so far; called with no request in flight. */
+  private void forgetAnswers() {
+    for (Lane lane : lanes) {
+      lane.forget();
+    }
+    if (answers != null) {
+      answers.clear();
     }
   }
 
