@@ -6,10 +6,20 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /** Future helpers the operations share. */
 public final class Futures {
   private Futures() {}
+
+  /** What {@code work} returns, or a failed future when it throws instead of failing one. */
+  public static <T> Future<T> attempt(Supplier<Future<T>> work) {
+    try {
+      return work.get();
+    } catch (RuntimeException e) {
+      return Future.failedFuture(e);
+    }
+  }
 
   /**
    * Runs {@code step} on each item in order, each after the previous one succeeded; the first

@@ -1,5 +1,6 @@
 package dev.lvg.tenancy;
 
+import dev.lvg.http.Futures;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -52,13 +53,7 @@ final class SharedLookups<V> {
       flight.waiters.add(waiter);
       flights.put(key, flight);
     }
-    Future<V> answer;
-    try {
-      answer = lookUp.get();
-    } catch (RuntimeException e) {
-      answer = Future.failedFuture(e);
-    }
-    answer.onComplete(result -> land(key, flight, result));
+    Futures.attempt(lookUp).onComplete(result -> land(key, flight, result));
     return waiter.promise().future();
   }
 

@@ -2,7 +2,9 @@ package dev.lvg.tenancy;
 
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
+import dev.lvg.http.Futures;
 import dev.lvg.http.LogBudget;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
@@ -148,7 +150,7 @@ public final class TenantDirectory {
     long now = System.nanoTime();
     if (cached != null && kind.isInstance(cached.value) && cached.expiresAt - now > 0) {
       if (cached.refreshAt - now <= 0) {
-        refresh(key, cached, cached.refreshAgainAt(now + RETRY_NANOS), lookUp);
+        refresh(key, cached, now, lookUp);
       }
       return Future.succeededFuture(kind.cast(cached.value));
     }
@@ -160,28 +162,23 @@ public final class TenantDirectory {
   }
 
   /** Looks a remembered answer up again (once): forgets it if gone or disabled, logs a failure. */
-  private <T> void refresh(
-      String key, Cached cached, Cached refreshing, LongFunction<Future<T>> lookUp) {
+  private <T> void refresh(String key, Cached cached, long now, LongFunction<Future<T>> lookUp) {
+    Cached refreshing = cached.refreshAgainAt(now + RETRY_NANOS);
     if (!cache.replace(key, cached, refreshing)) {
       return;
     }
-    Future<T> again;
-    try {
-      again = lookUp.apply(generation.get());
-    } catch (RuntimeException refreshFailed) {
-      again = Future.failedFuture(refreshFailed);
+    Futures.attempt(() -> lookUp.apply(generation.get()))
+        .onComplete(result -> settle(key, refreshing, result));
+  }
+
+  private void settle(String key, Cached refreshing, AsyncResult<?> result) {
+    Throwable failure = result.cause();
+    if (failure == null ? result.result() == null : failure instanceof ApiException) {
+      cache.remove(key, refreshing);
+    } else if (failure != null && REFRESH_FAILURES.allows(System.currentTimeMillis())) {
+      LOG.warn(
+          "A remembered credential's lookup again failed, retried in 1 s: {}", failure.toString());
     }
-    again.onComplete(
-        result -> {
-          Throwable failure = result.cause();
-          if (failure == null ? result.result() == null : failure instanceof ApiException) {
-            cache.remove(key, refreshing);
-          } else if (failure != null && REFRESH_FAILURES.allows(System.currentTimeMillis())) {
-            LOG.warn(
-                "A remembered credential's lookup again failed, retried in 1 s: {}",
-                failure.toString());
-          }
-        });
   }
 
   static ApiException disabled(String tenant) {

@@ -1,5 +1,6 @@
 package dev.lvg.version;
 
+import dev.lvg.http.Futures;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import java.util.ArrayDeque;
@@ -78,21 +79,16 @@ final class CommitQueue {
               drain();
             }
           };
-      Future<Void> done;
-      try {
-        done = runner.run(batch, release);
-      } catch (RuntimeException e) {
-        done = Future.failedFuture(e);
-      }
-      done.onComplete(
-          result -> {
-            for (Pending pending : batch) {
-              if (!pending.answer().future().isComplete()) {
-                pending.answer().tryFail(result.failed() ? result.cause() : unanswered());
-              }
-            }
-            release.run();
-          });
+      Futures.attempt(() -> runner.run(batch, release))
+          .onComplete(
+              result -> {
+                for (Pending pending : batch) {
+                  if (!pending.answer().future().isComplete()) {
+                    pending.answer().tryFail(result.failed() ? result.cause() : unanswered());
+                  }
+                }
+                release.run();
+              });
     }
   }
 
