@@ -119,6 +119,27 @@ final class OpenLoop implements AutoCloseable {
   }
 
   /**
+   * Opens connections until {@code count} are open (at most the cap) and returns once each is
+   * connected or failed, so a run that follows sends its first requests on them at once instead of
+   * opening a connection for each while the first answers are on their way.
+   */
+  void connect(int count) throws IOException {
+    int wanted = Math.min(count, maxConnections);
+    while (open < wanted) {
+      connect();
+    }
+    long deadline = System.nanoTime() + GIVE_UP_NANOS;
+    long[] none = {0};
+    while (idle.size() < open) {
+      if (System.nanoTime() > deadline) {
+        throw new IOException((open - idle.size()) + " connections not open after 120 s");
+      }
+      // No request is out, so no answer can come: nothing is recorded.
+      selector.select(key -> ((Connection) key.attachment()).ready(key, null, none), 100);
+    }
+  }
+
+  /**
    * How late each request of the last run left, in nanoseconds: time this thread spent elsewhere
    * (its own work, or waiting for a core) and waiting for a connection, which every latency it
    * measures includes.
@@ -182,6 +203,7 @@ final class OpenLoop implements AutoCloseable {
             write();
           } else {
             ready.interestOps(SelectionKey.OP_READ);
+            idle.add(this);
           }
           return;
         }

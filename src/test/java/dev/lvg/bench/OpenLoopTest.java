@@ -167,4 +167,21 @@ class OpenLoopTest {
     }
     assertThat(statuses).containsExactly(Map.entry(200, 100));
   }
+
+  @Test
+  void connectionsOpenedBeforeARunCarryItsFirstRequestsUpToTheCap() throws Exception {
+    Map<Integer, Integer> statuses = new TreeMap<>();
+    try (OpenLoop load = openLoop(4)) {
+      // Eight requests 50 ms apart, each answered at once: one connection would carry them all.
+      // The first requests take the connections open before the run in turn, one each.
+      load.connect(4);
+      assertThat(bodies).as("no request before the run").isEmpty();
+      load.run(20, 8, n -> post("/ok", n), (status, at) -> statuses.merge(status, 1, Integer::sum));
+      assertThat(connections.get()).as("the four opened before the run").isEqualTo(4);
+      load.connect(10);
+      load.run(20, 8, n -> post("/ok", n), (status, at) -> statuses.merge(status, 1, Integer::sum));
+      assertThat(connections.get()).as("never more than the cap").isEqualTo(4);
+    }
+    assertThat(statuses).containsExactly(Map.entry(200, 16));
+  }
 }
