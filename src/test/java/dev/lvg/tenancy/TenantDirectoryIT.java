@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lvg.TestGateway;
 import dev.lvg.db.Database;
+import dev.lvg.http.ApiException;
+import dev.lvg.http.ErrorCode;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
@@ -137,7 +139,9 @@ class TenantDirectoryIT {
         TenantDirectory.hash(key));
     Thread.sleep(2_200);
     assertThat(tenants.authenticate(key).result()).isNotNull();
-    assertThat(answerOnceLookedUpAgain(key).cause()).hasMessageContaining("is disabled");
+    Throwable refused = answerOnceLookedUpAgain(key).cause();
+    assertThat(refused).isInstanceOf(ApiException.class).hasMessageContaining("is disabled");
+    assertThat(((ApiException) refused).errorCode()).isEqualTo(ErrorCode.PERMISSION_DENIED);
     assertThat(System.nanoTime() - firstLookup).isLessThan(CACHE_NANOS);
   }
 
