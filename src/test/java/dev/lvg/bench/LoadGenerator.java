@@ -557,7 +557,7 @@ public final class LoadGenerator {
       // Connections enough for answers within 100 ms at the rate, open before the first request.
       // Otherwise the first run opens one per request until answers come back: at 4x, 2,048 in
       // the lead-in's first 1.6 s, while the gateway answered its first requests on them after a
-      // second and admitted 45-206 a second; the loop, 15,000 requests behind, then sent them at
+      // second and admitted 45-206 a second; the loop, 12,000 requests behind, then sent them at
       // once, so the lead-in was a connection storm and a burst, not the rate it stands for.
       openLoop.connect((int) Math.ceil(rate / 10));
       openLoop.run(rate, requests.length, n -> requests[(int) n], lanes[0]::record);
