@@ -73,11 +73,26 @@ start_reference() {
   cat target/bench-reference.log; exit 1
 }
 
-start_instant() {
-  java -cp "$CP" dev.lvg.bench.InstantServer $PORT >target/bench-instant.log 2>&1 &
-  server=$!
-  for _ in $(seq 1 120); do grep -q listening target/bench-instant.log && return; sleep 0.5; done
-  cat target/bench-instant.log; exit 1
+start_instant() { # a server that answers every request at once, as the server under test
+  launch_instant $PORT target/bench-instant.log
+  server=$instant
+}
+
+launch_instant() { # port log -> an InstantServer on port, its pid in $instant
+  java -cp "$CP" dev.lvg.bench.InstantServer "$1" >"$2" 2>&1 &
+  instant=$!
+  for _ in $(seq 1 120); do grep -q listening "$2" && return; sleep 0.5; done
+  cat "$2"; exit 1
+}
+
+measure_saturation() { # -> $saturation and $stolen: a closed loop of 64 writers, finalize mode
+  start_gateway finalize
+  local line
+  line=$(load $KEY closed:64 finalize)
+  stop_server
+  saturation=$(field "$line" goodput/s)
+  stolen=$(field "$line" stolen_cores)
+  echo "saturation (closed loop, 64 writers): $saturation commits/s ($stolen cores taken by the host)"
 }
 
 stop_server() { # the server's data directory goes with it: a run writes a file per commit

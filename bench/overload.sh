@@ -29,12 +29,7 @@ need gnuplot gnuplot-nox
 build
 : >target/bench-load.log
 
-start_gateway finalize
-line=$(load $KEY closed:64 finalize)
-stop_server
-saturation=$(field "$line" goodput/s)
-stolen=$(field "$line" stolen_cores)
-echo "saturation (closed loop, 64 writers): $saturation commits/s ($stolen cores taken by the host)"
+measure_saturation
 
 rows=""
 : >"$DATA"
