@@ -18,7 +18,11 @@ PROBE_PORT=2440
 OUT=target/bench-loaded-floor.md
 . bench/lib.sh
 instant=""
-trap 'kill $instant 2>/dev/null || true; stop_server' EXIT
+stop_instant() {
+  [ -n "$instant" ] && { kill "$instant" 2>/dev/null || true; wait "$instant" 2>/dev/null || true; }
+  instant=""
+}
+trap 'stop_instant; stop_server' EXIT
 
 build
 : >target/bench-load.log
@@ -37,8 +41,7 @@ probe() { # the probe generator's line: it starts its lead-in and measured run w
 
 launch_instant $PROBE_PORT target/bench-probe.log
 alone=$(probe)
-kill $instant
-wait $instant 2>/dev/null || true
+stop_instant
 echo "probe alone at $probe_rate/s: p99 $(field "$alone" p99) ms"
 rows="| none | - | - | - | - | $(field "$alone" p50) | $(field "$alone" p99) | $(field "$alone" p99.9) | $(field "$alone" send_late_p99) | $(field "$alone" stolen_cores) |"$'\n'
 
@@ -52,8 +55,7 @@ for multiple in 1 2 4; do
   beside=$(probe)
   wait $gateway_load
   line=$(cat target/bench-gateway-load.txt)
-  kill $instant
-  wait $instant 2>/dev/null || true
+  stop_instant
   stop_server
   echo "${multiple}x ($rate/s): gateway 503 p99 $(field "$line" shed_p99) ms, probe p99 $(field "$beside" p99) ms"
   rows+="| ${multiple}x = $rate/s | $(field "$line" goodput/s) | $(field "$line" ok_p99) | $(field "$line" shed_p99) | $(field "$line" send_late_p99) | $(field "$beside" p50) | $(field "$beside" p99) | $(field "$beside" p99.9) | $(field "$beside" send_late_p99) | $(field "$line" stolen_cores) |"$'\n'
