@@ -66,6 +66,7 @@ start_gateway() { # mode [LVG_* settings ...]
 
 start_reference() {
   server_data=$(mktemp -d "$PWD/target/bench-reference-XXXX")
+  : >target/bench-reference.log # as in launch_instant
   java --add-opens=java.base/java.nio=ALL-UNNAMED -cp "$CP" dev.lvg.bench.ReferenceServer $PORT "$server_data" \
     >target/bench-reference.log 2>&1 &
   server=$!
@@ -79,6 +80,7 @@ start_instant() { # a server that answers every request at once, as the server u
 }
 
 launch_instant() { # port log -> an InstantServer on port, its pid in $instant
+  : >"$2" # emptied first: the wait below must not read an earlier server's "listening"
   java -cp "$CP" dev.lvg.bench.InstantServer "$1" >"$2" 2>&1 &
   instant=$!
   for _ in $(seq 1 120); do grep -q listening "$2" && return; sleep 0.5; done
