@@ -39,11 +39,15 @@ probe() { # the probe generator's line: it starts its lead-in and measured run w
     load - "open:$probe_rate" record
 }
 
+probe_cells() { # the probe generator's line -> its cells of a row
+  echo "$(field "$1" p50) | $(field "$1" p99) | $(field "$1" p99.9) | $(field "$1" send_late_p99)"
+}
+
 launch_instant $PROBE_PORT target/bench-probe.log
 alone=$(probe)
 stop_instant
 echo "probe alone at $probe_rate/s: p99 $(field "$alone" p99) ms"
-rows="| none | - | - | - | - | $(field "$alone" p50) | $(field "$alone" p99) | $(field "$alone" p99.9) | $(field "$alone" send_late_p99) | $(field "$alone" stolen_cores) |"$'\n'
+rows="| none | - | - | - | - | $(probe_cells "$alone") | $(field "$alone" stolen_cores) |"$'\n'
 
 for multiple in 1 2 4; do
   rate=$(awk "BEGIN {printf \"%d\", $saturation * $multiple}")
@@ -58,7 +62,7 @@ for multiple in 1 2 4; do
   stop_instant
   stop_server
   echo "${multiple}x ($rate/s): gateway 503 p99 $(field "$line" shed_p99) ms, probe p99 $(field "$beside" p99) ms"
-  rows+="| ${multiple}x = $rate/s | $(field "$line" goodput/s) | $(field "$line" ok_p99) | $(field "$line" shed_p99) | $(field "$line" send_late_p99) | $(field "$beside" p50) | $(field "$beside" p99) | $(field "$beside" p99.9) | $(field "$beside" send_late_p99) | $(field "$line" stolen_cores) |"$'\n'
+  rows+="| ${multiple}x = $rate/s | $(field "$line" goodput/s) | $(field "$line" ok_p99) | $(field "$line" shed_p99) | $(field "$line" send_late_p99) | $(probe_cells "$beside") | $(field "$line" stolen_cores) |"$'\n'
 done
 
 {
