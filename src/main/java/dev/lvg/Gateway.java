@@ -15,6 +15,7 @@ import dev.lvg.http.OutageLog;
 import dev.lvg.management.ManagementVerticle;
 import dev.lvg.metrics.GatewayMetrics;
 import dev.lvg.metrics.HttpMetrics;
+import dev.lvg.storage.CredentialVendor;
 import dev.lvg.storage.DeadlineStore;
 import dev.lvg.storage.LocalFileStore;
 import dev.lvg.storage.Manifests;
@@ -34,6 +35,7 @@ import io.vertx.core.ThreadingModel;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -62,6 +64,7 @@ public final class Gateway implements AutoCloseable {
   private final Pool healthPool;
   private final TenantDirectory tenants;
   private final S3AsyncClient s3;
+  private final CredentialVendor vendor;
   private final Manifests manifests;
   private final TableDrops drops;
   private final AtomicInteger apiPort = new AtomicInteger();
@@ -79,7 +82,8 @@ public final class Gateway implements AutoCloseable {
       Pool pool,
       Pool healthPool,
       GatewayConfig config,
-      PrometheusMeterRegistry registry) {
+      PrometheusMeterRegistry registry,
+      Clock clock) {
     this.embedded = embedded;
     this.vertx = vertx;
     this.managementVertx = managementVertx;
@@ -88,6 +92,11 @@ public final class Gateway implements AutoCloseable {
     this.tenants = new TenantDirectory(pool);
     StorageRoot root = config.storageRoot();
     this.s3 = root.isLocal() ? null : config.s3().client();
+    this.vendor =
+        root.isLocal() || !config.s3().vends()
+            ? null
+            : CredentialVendor.create(vertx, config.s3(), root, clock);
+    logStorageAccess(config);
     ObjectStore store =
         new DeadlineStore(
             root.isLocal()
@@ -98,6 +107,24 @@ public final class Gateway implements AutoCloseable {
     this.manifests = new Manifests(root, store, config.finalizeManifests());
     this.drops = new TableDrops(pool, root, store);
     this.shutdownGraceSeconds = config.deadlines().shutdownGraceSeconds();
+  }
+
+  private static void logStorageAccess(GatewayConfig config) {
+    StorageRoot root = config.storageRoot();
+    if (root.isLocal()) {
+      LOG.info("writers reach tables on the local file system; no credentials are vended");
+    } else if (config.s3().vends()) {
+      LOG.info(
+          "writers get S3 credentials vended through STS, scoped to one table, for {} s",
+          config.s3().vendedSeconds());
+    } else if (config.s3().shareStaticKeys() && config.s3().accessKeyId() != null) {
+      LOG.warn(
+          "LVG_S3_SHARE_STATIC_KEYS=true: every writer of every tenant gets the gateway's own S3"
+              + " keys; only for a gateway that serves a single tenant");
+    } else {
+      LOG.info(
+          "writers get no S3 credentials from the gateway (set LVG_STS_ROLE_ARN to vend them)");
+    }
   }
 
   private static LocalFileStore localStore(Vertx vertx, StorageRoot root, boolean groupSync) {
@@ -140,6 +167,11 @@ public final class Gateway implements AutoCloseable {
   }
 
   public static Gateway start(GatewayConfig config) {
+    return start(config, Clock.systemUTC());
+  }
+
+  /** Starts with {@code clock} telling the time vended credentials are judged by. */
+  static Gateway start(GatewayConfig config, Clock clock) {
     List<Migrations.Migration> migrations = Migrations.load();
     EmbeddedDatabase embedded =
         config.embeddedDatabase() ? EmbeddedDatabase.start(config.dataDir()) : null;
@@ -161,7 +193,7 @@ public final class Gateway implements AutoCloseable {
     Vertx managementVertx = GatewayVertx.management(registry);
     Pool healthPool = Database.pool(managementVertx, url, "lvg-health", 1, 4, 1, statementTimeout);
     Gateway gateway =
-        new Gateway(embedded, vertx, managementVertx, pool, healthPool, config, registry);
+        new Gateway(embedded, vertx, managementVertx, pool, healthPool, config, registry, clock);
     try {
       gateway
           .deploy(config, registry, migrations, url)
@@ -273,7 +305,7 @@ public final class Gateway implements AutoCloseable {
             tokens,
             catalog,
             branches,
-            new Locations(config.storageRoot(), config.s3()),
+            new Locations(config.storageRoot(), config.s3(), vendor),
             versions,
             committer,
             Limits.admission(vertx, "reads", config.admission(), registry),
@@ -330,6 +362,9 @@ public final class Gateway implements AutoCloseable {
     }
     if (s3 != null) {
       s3.close();
+    }
+    if (vendor != null) {
+      vendor.close();
     }
     if (embedded != null) {
       embedded.close();

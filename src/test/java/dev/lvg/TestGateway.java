@@ -25,6 +25,10 @@ public final class TestGateway {
   public final String managementUrl;
 
   private TestGateway(Map<String, String> overrides) {
+    this(overrides, java.time.Clock.systemUTC());
+  }
+
+  private TestGateway(Map<String, String> overrides, java.time.Clock clock) {
     Map<String, String> settings = new HashMap<>();
     settings.put("LVG_HOST", "127.0.0.1");
     settings.put("LVG_PORT", "0");
@@ -42,7 +46,7 @@ public final class TestGateway {
     }
     settings.putAll(overrides);
     config = GatewayConfig.fromSettings(settings);
-    gateway = Gateway.start(config);
+    gateway = Gateway.start(config, clock);
     baseUrl = "http://127.0.0.1:" + gateway.apiPort();
     managementUrl = "http://127.0.0.1:" + gateway.managementPort();
   }
@@ -95,6 +99,11 @@ public final class TestGateway {
   /** A gateway of its own with some settings changed; the caller closes it. */
   public static TestGateway dedicated(Map<String, String> overrides) {
     return new TestGateway(overrides);
+  }
+
+  /** A gateway of its own that judges vended credentials' age by {@code clock}. */
+  public static TestGateway dedicated(Map<String, String> overrides, java.time.Clock clock) {
+    return new TestGateway(overrides, clock);
   }
 
   /** A new tenant with a new API key; returns the key. */

@@ -62,6 +62,16 @@ public record Actor(Tenant tenant, String credential, String requestId, String c
         principal.tenant(), principal.credential(), RequestIds.of(ctx.request()), context(given));
   }
 
+  /** This actor with {@code entries} added to its context (they win over the caller's). */
+  public Actor withContext(Map<String, String> entries) {
+    Map<String, String> merged = new LinkedHashMap<>();
+    new JsonObject(context)
+        .forEach(entry -> merged.put(entry.getKey(), String.valueOf(entry.getValue())));
+    merged.putAll(entries);
+    return new Actor(
+        tenant, credential, requestId, new JsonObject(new LinkedHashMap<>(merged)).encode());
+  }
+
   /** An actor outside any request: an operator's command, say. */
   public static Actor of(Tenant tenant, String credential, String requestId) {
     return new Actor(tenant, credential, requestId, "{}");

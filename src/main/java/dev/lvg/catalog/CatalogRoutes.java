@@ -13,6 +13,7 @@ import dev.lvg.http.Operations;
 import dev.lvg.http.Paging;
 import dev.lvg.http.Requests;
 import dev.lvg.http.Routes;
+import dev.lvg.tenancy.Right;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
 import io.vertx.ext.web.RoutingContext;
@@ -188,6 +189,8 @@ public final class CatalogRoutes {
     Long version = body.optionalNonNegativeLong("version");
     String branch = Branches.fromBody(body);
     Tenant tenant = Authentication.tenant(ctx);
+    Actor actor = Actor.of(ctx);
+    boolean write = Authentication.principal(ctx).may(Right.WRITE);
     return branches
         .requireBranch(pool, tenant, id, branch)
         .compose(
@@ -195,23 +198,36 @@ public final class CatalogRoutes {
                 (version == null
                         ? catalog.latestVersion(pool, tenant, table.id(), branch)
                         : catalog.requireVersion(pool, tenant, table.id(), branch, version))
-                    .map(
-                        shown -> {
-                          ObjectNode result =
-                              service.tableAccess(table).put("table", CatalogRepository.nameOf(id));
-                          ArrayNode namespace = result.putArray("namespace");
-                          CatalogRepository.namespaceOf(id).forEach(namespace::add);
-                          if (shown != null) {
-                            result.put("version", shown);
-                          }
-                          if (withUri) {
-                            result.put("table_uri", table.location());
-                          }
-                          if (checkDeclared) {
-                            result.put("is_only_declared", shown == null);
-                          }
-                          return result;
-                        }));
+                    .compose(
+                        shown ->
+                            service
+                                .tableAccess(pool, actor, write, id, table)
+                                .map(
+                                    access ->
+                                        withVersion(
+                                            access, id, shown, withUri, checkDeclared, table))));
+  }
+
+  private static ObjectNode withVersion(
+      ObjectNode access,
+      List<String> id,
+      Long shown,
+      boolean withUri,
+      boolean checkDeclared,
+      TableRecord table) {
+    ObjectNode result = access.put("table", CatalogRepository.nameOf(id));
+    ArrayNode namespace = result.putArray("namespace");
+    CatalogRepository.namespaceOf(id).forEach(namespace::add);
+    if (shown != null) {
+      result.put("version", shown);
+    }
+    if (withUri) {
+      result.put("table_uri", table.location());
+    }
+    if (checkDeclared) {
+      result.put("is_only_declared", shown == null);
+    }
+    return result;
   }
 
   private Future<?> tableExists(RoutingContext ctx) {

@@ -63,7 +63,7 @@ public final class CatalogService {
         .compose(
             table ->
                 AuditTrail.record(db, actor, "DeclareTable", ObjectId.display(id), null, null)
-                    .map(recorded -> tableAccess(table)));
+                    .compose(recorded -> tableAccess(db, actor, true, id, table)));
   }
 
   /**
@@ -140,13 +140,35 @@ public final class CatalogService {
             });
   }
 
-  /** What a writer needs to reach the table and to know the gateway commits its versions. */
-  ObjectNode tableAccess(TableRecord table) {
-    ObjectNode result = Json.object().put("location", table.location());
-    ObjectNode options = result.putObject("storage_options");
-    locations.storageOptions(table.location()).forEach(options::put);
-    result.put("managed_versioning", true);
-    return withProperties(result, table.properties());
+  /**
+   * What a writer needs to reach the table and to know the gateway commits its versions. Vended
+   * credentials (for reading, or also writing when {@code write}) are recorded in the audit trail
+   * on {@code db}: to whom, for which table, with which right, until when; never the secret.
+   */
+  Future<ObjectNode> tableAccess(
+      SqlClient db, Actor actor, boolean write, List<String> id, TableRecord table) {
+    return locations
+        .storageAccess(actor.tenant(), table.location(), write)
+        .compose(
+            access -> {
+              ObjectNode result = Json.object().put("location", table.location());
+              ObjectNode options = result.putObject("storage_options");
+              access.options().forEach(options::put);
+              result.put("managed_versioning", true);
+              withProperties(result, table.properties());
+              if (access.vendedUntilMillis() == null) {
+                return Future.succeededFuture(result);
+              }
+              Actor vendedTo =
+                  actor.withContext(
+                      Map.of(
+                          "right", write ? "write" : "read",
+                          "location", table.location(),
+                          "expires_at_millis", access.vendedUntilMillis().toString()));
+              return AuditTrail.record(
+                      db, vendedTo, "VendCredentials", ObjectId.display(id), null, null)
+                  .map(recorded -> result);
+            });
   }
 
   static ObjectNode withProperties(ObjectNode target, JsonObject properties) {

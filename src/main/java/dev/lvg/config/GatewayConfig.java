@@ -202,12 +202,7 @@ public record GatewayConfig(
         listDefault,
         listMax,
         manifestMode.equals("finalize"),
-        new S3Settings(
-            emptyToNull(s.string("LVG_S3_ENDPOINT", "")),
-            s.string("LVG_S3_REGION", "us-east-1"),
-            Boolean.parseBoolean(s.string("LVG_S3_PATH_STYLE", "false")),
-            emptyToNull(s.string("LVG_S3_ACCESS_KEY_ID", "")),
-            emptyToNull(s.string("LVG_S3_SECRET_ACCESS_KEY", ""))),
+        s3(s),
         new TenantQuotas(
             tenantRate,
             s.integer("LVG_TENANT_BURST", Math.max(1, tenantRate), 1, 10_000_000),
@@ -229,6 +224,26 @@ public record GatewayConfig(
         emptyToNull(s.string("LVG_ADMIN_API_KEY", "")),
         readable(s, "LVG_TLS_CERT", "LVG_TLS_KEY"),
         readable(s, "LVG_TLS_KEY", "LVG_TLS_CERT"));
+  }
+
+  private static S3Settings s3(Settings s) {
+    boolean share = s.bool("LVG_S3_SHARE_STATIC_KEYS", false);
+    String roleArn = emptyToNull(s.string("LVG_STS_ROLE_ARN", ""));
+    if (share && roleArn != null) {
+      throw new ConfigException(
+          "LVG_S3_SHARE_STATIC_KEYS=true and LVG_STS_ROLE_ARN exclude each other: writers get"
+              + " either vended credentials or the gateway's own keys");
+    }
+    return new S3Settings(
+        emptyToNull(s.string("LVG_S3_ENDPOINT", "")),
+        s.string("LVG_S3_REGION", "us-east-1"),
+        Boolean.parseBoolean(s.string("LVG_S3_PATH_STYLE", "false")),
+        emptyToNull(s.string("LVG_S3_ACCESS_KEY_ID", "")),
+        emptyToNull(s.string("LVG_S3_SECRET_ACCESS_KEY", "")),
+        share,
+        emptyToNull(s.string("LVG_STS_ENDPOINT", "")),
+        roleArn,
+        s.integer("LVG_VENDED_CREDENTIALS_SECONDS", 3600, 900, 43_200));
   }
 
   private static AdmissionSettings admission(Settings s) {

@@ -14,10 +14,25 @@ import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
 /**
  * How to reach an S3-compatible storage root: for the gateway's own client and, as {@code
  * storage_options}, for the writers. Without an access key the gateway uses the AWS default
- * credentials chain and hands writers no credentials.
+ * credentials chain. Writers get credentials vended through STS when {@code roleArn} is set ({@link
+ * CredentialVendor}); the gateway's own keys only when {@code shareStaticKeys} says so (a sidecar
+ * serving one tenant), never by default.
  */
 public record S3Settings(
-    String endpoint, String region, boolean pathStyle, String accessKeyId, String secretAccessKey) {
+    String endpoint,
+    String region,
+    boolean pathStyle,
+    String accessKeyId,
+    String secretAccessKey,
+    boolean shareStaticKeys,
+    String stsEndpoint,
+    String roleArn,
+    int vendedSeconds) {
+
+  /** True when writers get credentials vended through STS. */
+  public boolean vends() {
+    return roleArn != null;
+  }
 
   @Override
   public String toString() {
@@ -31,6 +46,14 @@ public record S3Settings(
         + accessKeyId
         + ", secretAccessKey="
         + (secretAccessKey == null ? null : "***")
+        + ", shareStaticKeys="
+        + shareStaticKeys
+        + ", stsEndpoint="
+        + stsEndpoint
+        + ", roleArn="
+        + roleArn
+        + ", vendedSeconds="
+        + vendedSeconds
         + "]";
   }
 
@@ -54,7 +77,10 @@ public record S3Settings(
     return builder.build();
   }
 
-  /** What a Lance writer (object_store) needs: endpoint, region, addressing, keys. */
+  /**
+   * What a Lance writer (object_store) needs that is not secret: endpoint, region, addressing; the
+   * gateway's own keys too only when they are shared on purpose.
+   */
   public Map<String, String> writerOptions() {
     Map<String, String> options = new LinkedHashMap<>();
     options.put("aws_region", region);
@@ -63,7 +89,7 @@ public record S3Settings(
       options.put("allow_http", Boolean.toString(endpoint.startsWith("http://")));
     }
     options.put("aws_virtual_hosted_style_request", Boolean.toString(!pathStyle));
-    if (accessKeyId != null) {
+    if (shareStaticKeys && accessKeyId != null) {
       options.put("aws_access_key_id", accessKeyId);
       options.put("aws_secret_access_key", secretAccessKey);
     }

@@ -55,14 +55,59 @@ class S3FinalizeIT {
     assertThat(location).startsWith("s3://" + S3Server.BUCKET + "/tables/").endsWith("/ns/t.lance");
     JsonNode options = declared.get("storage_options");
     assertThat(options.get("aws_endpoint").asText()).isEqualTo(s3.endpoint);
-    assertThat(options.get("aws_access_key_id").asText()).isEqualTo(S3Server.ACCESS_KEY);
-    assertThat(options.get("aws_secret_access_key").asText()).isEqualTo(S3Server.SECRET_KEY);
+    assertNoSecret(options);
     assertThat(options.get("allow_http").asText()).isEqualTo("true");
     assertThat(options.get("aws_virtual_hosted_style_request").asText()).isEqualTo("false");
     tableKey = location.substring(("s3://" + S3Server.BUCKET + "/").length());
     JsonNode described = api.post("/v1/table/ns%24t/describe", "{}").assertOk();
     assertThat(described.get("location").asText()).isEqualTo(location);
     assertThat(described.get("storage_options")).isEqualTo(options);
+  }
+
+  /** Nothing in {@code options} is a credential, or the value of the gateway's own keys. */
+  static void assertNoSecret(JsonNode options) {
+    assertThat(options.fieldNames())
+        .toIterable()
+        .as("storage_options without vending or shared keys")
+        .noneMatch(
+            name -> name.contains("key") || name.contains("token") || name.contains("secret"));
+    assertThat(options.toString())
+        .doesNotContain(S3Server.ACCESS_KEY)
+        .doesNotContain(S3Server.SECRET_KEY);
+  }
+
+  @Test
+  void aDeclareInsideABatchCommitHandsOutNoSecretEither() {
+    JsonNode answer =
+        api.post(
+                "/v1/table/batch-commit",
+                "{\"operations\":[{\"declare_table\":{\"id\":[\"ns\",\"batched\"]}}]}")
+            .assertOk();
+    JsonNode declared = answer.get("results").get(0).get("declare_table");
+    assertThat(declared.get("location").asText()).endsWith("/ns/batched.lance");
+    assertThat(declared.get("storage_options").get("aws_endpoint").asText()).isEqualTo(s3.endpoint);
+    assertNoSecret(declared.get("storage_options"));
+  }
+
+  @Test
+  void theGatewaysOwnKeysAreSharedOnlyWhenAnOperatorAsksAndThenALanceWriterUsesThem()
+      throws Exception {
+    Map<String, String> settings = new HashMap<>(s3.gatewaySettings("shared"));
+    settings.put("LVG_DB_URL", TestGateway.shared().databaseUrl());
+    settings.put("LVG_S3_SHARE_STATIC_KEYS", "true");
+    TestGateway sidecar = TestGateway.dedicated(settings);
+    try {
+      Api single = sidecar.api(sidecar.newTenant("sidecar"));
+      single.post("/v1/namespace/ns/create", "{}").assertOk();
+      JsonNode options =
+          single.post("/v1/table/ns%24t/declare", "{}").assertOk().get("storage_options");
+      assertThat(options.get("aws_access_key_id").asText()).isEqualTo(S3Server.ACCESS_KEY);
+      assertThat(options.get("aws_secret_access_key").asText()).isEqualTo(S3Server.SECRET_KEY);
+      lanceWritesAppendsAndTimeTravels(
+          sidecar, sidecar.newTenant("sidecar-lance"), s3.client, S3Server.BUCKET);
+    } finally {
+      sidecar.gateway.close();
+    }
   }
 
   private String stage(String name, String content) {
@@ -186,9 +231,13 @@ class S3FinalizeIT {
     return future.toCompletionStage().toCompletableFuture().join();
   }
 
-  @Test
-  void lanceWritesAppendsAndTimeTravelsThroughS3() throws Exception {
-    String key = gw.newTenant("s3-lance");
+  /**
+   * A Lance writer given only the gateway's URL and {@code key} creates a table in S3, appends and
+   * travels back to version 1; the final manifests are where the gateway put them.
+   */
+  static void lanceWritesAppendsAndTimeTravels(
+      TestGateway gw, String key, software.amazon.awssdk.services.s3.S3Client client, String bucket)
+      throws Exception {
     gw.api(key).post("/v1/namespace/ns1/create", "{}").assertOk();
     try (var allocator = new org.apache.arrow.memory.RootAllocator()) {
       var namespace = new org.lance.namespace.RestNamespace();
@@ -216,13 +265,9 @@ class S3FinalizeIT {
             .assertOk()
             .get("location")
             .asText();
-    String prefix = location.substring(("s3://" + S3Server.BUCKET + "/").length()) + "/_versions/";
+    String prefix = location.substring(("s3://" + bucket + "/").length()) + "/_versions/";
     List<String> manifests =
-        s3
-            .client
-            .listObjectsV2(list -> list.bucket(S3Server.BUCKET).prefix(prefix))
-            .contents()
-            .stream()
+        client.listObjectsV2(list -> list.bucket(bucket).prefix(prefix)).contents().stream()
             .map(object -> object.key().substring(prefix.length()))
             .filter(name -> name.contains(".manifest"))
             .sorted()

@@ -1,0 +1,297 @@
+package dev.lvg.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.lvg.Api;
+import dev.lvg.TestGateway;
+import java.net.URI;
+import java.sql.ResultSet;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentials;
+import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/**
+ * Credentials vended through STS on a real S3 server with STS (Ceph's RADOS Gateway, started by
+ * {@code chaos/rgw.sh}, which runs this class): each tenant's writers reach their own table's
+ * prefix and nothing else, with the right of the key that asked.
+ */
+class VendedCredentialsRgwIT {
+  private static final String ADMIN_KEY = "admin-" + UUID.randomUUID();
+
+  /** The clock vended credentials are judged by, moved forward by the expiry test. */
+  private static final class MovableClock extends Clock {
+    private volatile Duration ahead = Duration.ZERO;
+
+    @Override
+    public ZoneOffset getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Instant instant() {
+      return Instant.now().plus(ahead);
+    }
+  }
+
+  private static final MovableClock CLOCK = new MovableClock();
+  private static String endpoint;
+  private static String bucket;
+  private static S3Client gatewayUser;
+  private static TestGateway gw;
+
+  private static String env(String name) {
+    return Objects.requireNonNull(System.getenv(name), name + " (run through chaos/rgw-test.sh)");
+  }
+
+  @BeforeAll
+  static void start() {
+    endpoint = env("RGW_ENDPOINT");
+    bucket = env("RGW_BUCKET");
+    gatewayUser = client(AwsBasicCredentials.create(env("RGW_ACCESS_KEY"), env("RGW_SECRET_KEY")));
+    gatewayUser.createBucket(create -> create.bucket(bucket));
+    Map<String, String> settings = new HashMap<>();
+    settings.put("LVG_DB_URL", TestGateway.shared().databaseUrl());
+    settings.put("LVG_STORAGE_ROOT", "s3://" + bucket + "/tables");
+    settings.put("LVG_S3_ENDPOINT", endpoint);
+    settings.put("LVG_S3_PATH_STYLE", "true");
+    settings.put("LVG_S3_ACCESS_KEY_ID", env("RGW_ACCESS_KEY"));
+    settings.put("LVG_S3_SECRET_ACCESS_KEY", env("RGW_SECRET_KEY"));
+    settings.put("LVG_STS_ROLE_ARN", env("RGW_ROLE_ARN"));
+    settings.put("LVG_VENDED_CREDENTIALS_SECONDS", "900");
+    settings.put("LVG_MANIFEST_MODE", "finalize");
+    settings.put("LVG_ADMIN_API_KEY", ADMIN_KEY);
+    gw = TestGateway.dedicated(settings, CLOCK);
+  }
+
+  @AfterAll
+  static void stop() {
+    gw.gateway.close();
+    gatewayUser.close();
+  }
+
+  private static S3Client client(AwsCredentials credentials) {
+    return S3Client.builder()
+        .httpClient(UrlConnectionHttpClient.create())
+        .endpointOverride(URI.create(endpoint))
+        .region(Region.US_EAST_1)
+        .forcePathStyle(true)
+        .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+        .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+        .credentialsProvider(StaticCredentialsProvider.create(credentials))
+        .build();
+  }
+
+  /** An S3 client holding exactly what the gateway answered in {@code storage_options}. */
+  private static S3Client vendedClient(JsonNode options) {
+    return client(
+        AwsSessionCredentials.create(
+            options.get("aws_access_key_id").asText(),
+            options.get("aws_secret_access_key").asText(),
+            options.get("aws_session_token").asText()));
+  }
+
+  /** A tenant with a namespace; answers its write key. */
+  private static String tenant(String prefix) {
+    String key = gw.newTenant(prefix);
+    gw.api(key).post("/v1/namespace/ns/create", "{}").assertOk();
+    return key;
+  }
+
+  private static JsonNode declare(String key, String table) {
+    return gw.api(key).post("/v1/table/ns%24" + table + "/declare", "{}").assertOk();
+  }
+
+  private static String keyOf(JsonNode answer) {
+    return answer.get("location").asText().substring(("s3://" + bucket + "/").length());
+  }
+
+  private static void put(S3Client client, String key) {
+    client.putObject(put -> put.bucket(bucket).key(key), RequestBody.fromString("x"));
+  }
+
+  private static void assertForbidden(Runnable request, String what) {
+    assertThatThrownBy(request::run)
+        .as(what)
+        .isInstanceOfSatisfying(
+            S3Exception.class, denied -> assertThat(denied.statusCode()).isEqualTo(403));
+  }
+
+  @Test
+  void aWriterReachesItsOwnTableAndNothingElse() {
+    String owner = tenant("vend-a");
+    String other = tenant("vend-b");
+    JsonNode mine = declare(owner, "t1");
+    JsonNode sibling = declare(owner, "t2");
+    JsonNode foreign = declare(other, "t1");
+    JsonNode options = mine.get("storage_options");
+    assertThat(options.get("aws_endpoint").asText()).isEqualTo(endpoint);
+    assertThat(options.get("aws_access_key_id").asText()).isNotEqualTo(env("RGW_ACCESS_KEY"));
+    assertThat(options.toString()).doesNotContain(env("RGW_SECRET_KEY"));
+    long expires = Long.parseLong(options.get("expires_at_millis").asText());
+    assertThat(expires).isBetween(System.currentTimeMillis(), System.currentTimeMillis() + 901_000);
+    assertThat(Long.parseLong(options.get("refresh_offset_millis").asText())).isEqualTo(90_000);
+
+    String table = keyOf(mine);
+    put(gatewayUser, keyOf(sibling) + "/data/planted");
+    put(gatewayUser, keyOf(foreign) + "/data/planted");
+    try (S3Client writer = vendedClient(options)) {
+      put(writer, table + "/data/a.lance");
+      assertThat(
+              writer
+                  .getObjectAsBytes(get -> get.bucket(bucket).key(table + "/data/a.lance"))
+                  .asUtf8String())
+          .isEqualTo("x");
+      assertThat(writer.listObjectsV2(list -> list.bucket(bucket).prefix(table + "/")).contents())
+          .hasSize(1);
+      writer.deleteObject(delete -> delete.bucket(bucket).key(table + "/data/a.lance"));
+      for (JsonNode outside : new JsonNode[] {sibling, foreign}) {
+        String key = keyOf(outside);
+        assertForbidden(() -> put(writer, key + "/_versions/planted.manifest"), "put " + key);
+        assertForbidden(
+            () -> writer.getObjectAsBytes(get -> get.bucket(bucket).key(key + "/data/planted")),
+            "get " + key);
+        assertForbidden(
+            () -> writer.listObjectsV2(list -> list.bucket(bucket).prefix(key + "/")),
+            "list " + key);
+        assertForbidden(
+            () -> writer.deleteObject(delete -> delete.bucket(bucket).key(key + "/data/planted")),
+            "delete " + key);
+      }
+      assertForbidden(() -> writer.listObjectsV2(list -> list.bucket(bucket)), "list the bucket");
+      assertForbidden(
+          () -> writer.listObjectsV2(list -> list.bucket(bucket).prefix(table)),
+          "list a prefix of the table's prefix that other tables share");
+      assertForbidden(() -> put(writer, "tables/planted"), "put outside every table");
+    }
+  }
+
+  @Test
+  void aReadKeyGetsCredentialsThatReadButNeverWrite() {
+    String tenantName = "vend-r-" + UUID.randomUUID().toString().substring(0, 8);
+    Api.call(
+            gw.baseUrl, "POST", "/admin/v1/tenants", "{\"name\":\"" + tenantName + "\"}", ADMIN_KEY)
+        .assertOk();
+    String writeKey = issue(tenantName, "\"read\",\"write\"");
+    String readKey = issue(tenantName, "\"read\"");
+    gw.api(writeKey).post("/v1/namespace/ns/create", "{}").assertOk();
+    String table = keyOf(declare(writeKey, "t"));
+    put(gatewayUser, table + "/data/existing");
+    JsonNode described = gw.api(readKey).post("/v1/table/ns%24t/describe", "{}").assertOk();
+    JsonNode options = described.get("storage_options");
+    try (S3Client reader = vendedClient(options)) {
+      assertThat(
+              reader
+                  .getObjectAsBytes(get -> get.bucket(bucket).key(table + "/data/existing"))
+                  .asUtf8String())
+          .isEqualTo("x");
+      assertThat(reader.listObjectsV2(list -> list.bucket(bucket).prefix(table + "/")).contents())
+          .hasSize(1);
+      assertForbidden(() -> put(reader, table + "/_versions/planted.manifest"), "read key put");
+      assertForbidden(
+          () -> reader.deleteObject(delete -> delete.bucket(bucket).key(table + "/data/existing")),
+          "read key delete");
+    }
+    JsonNode writerOptions =
+        gw.api(writeKey).post("/v1/table/ns%24t/describe", "{}").assertOk().get("storage_options");
+    assertThat(writerOptions.get("aws_access_key_id").asText())
+        .as("a write key's credentials are not a read key's")
+        .isNotEqualTo(options.get("aws_access_key_id").asText());
+    try (S3Client writer = vendedClient(writerOptions)) {
+      put(writer, table + "/data/written");
+    }
+  }
+
+  /** A new key of {@code tenant} with {@code scopes} (JSON strings, comma-separated). */
+  private static String issue(String tenant, String scopes) {
+    return Api.call(
+            gw.baseUrl,
+            "POST",
+            "/admin/v1/tenants/" + tenant + "/keys",
+            "{\"scopes\":[" + scopes + "]}",
+            ADMIN_KEY)
+        .assertOk()
+        .get("api_key")
+        .asText();
+  }
+
+  @Test
+  void credentialsAreReusedUntilNearExpiryThenVendedAnewAndEachHandOutIsAudited() throws Exception {
+    String key = tenant("vend-c");
+    JsonNode first = declare(key, "t").get("storage_options");
+    JsonNode again =
+        gw.api(key).post("/v1/table/ns%24t/describe", "{}").assertOk().get("storage_options");
+    assertThat(again.get("aws_access_key_id")).isEqualTo(first.get("aws_access_key_id"));
+    assertThat(again.get("expires_at_millis")).isEqualTo(first.get("expires_at_millis"));
+
+    CLOCK.ahead = Duration.ofSeconds(700);
+    try {
+      JsonNode refreshed =
+          gw.api(key).post("/v1/table/ns%24t/describe", "{}").assertOk().get("storage_options");
+      assertThat(refreshed.get("aws_access_key_id")).isNotEqualTo(first.get("aws_access_key_id"));
+      try (S3Client writer = vendedClient(refreshed)) {
+        put(writer, keyOf(declareAnswer(key)) + "/data/after-refresh");
+      }
+    } finally {
+      CLOCK.ahead = Duration.ZERO;
+    }
+
+    try (var db = gw.jdbc();
+        var query =
+            db.prepareStatement(
+                "SELECT e.context FROM audit_events a JOIN tenants t ON t.id = a.tenant_id,"
+                    + " unnest(a.context) AS e(context)"
+                    + " WHERE a.operation = 'VendCredentials' AND t.name LIKE 'vend-c-%'"
+                    + " AND e.context LIKE ?")) {
+      query.setString(1, "%" + first.get("expires_at_millis").asText() + "%");
+      ResultSet rows = query.executeQuery();
+      int count = 0;
+      while (rows.next()) {
+        String context = rows.getString(1);
+        assertThat(context).contains("\"right\":\"write\"");
+        assertThat(context)
+            .doesNotContain(first.get("aws_secret_access_key").asText())
+            .doesNotContain(first.get("aws_session_token").asText());
+        count++;
+      }
+      assertThat(count)
+          .as("the declare and the describe that handed out the same credentials")
+          .isEqualTo(2);
+    }
+  }
+
+  private static JsonNode declareAnswer(String key) {
+    return gw.api(key).post("/v1/table/ns%24t/describe", "{}").assertOk();
+  }
+
+  @Test
+  void lanceWritesThroughVendedCredentialsAlone() throws Exception {
+    S3FinalizeIT.lanceWritesAppendsAndTimeTravels(
+        gw, gw.newTenant("vend-lance"), gatewayUser, bucket);
+  }
+}
