@@ -107,8 +107,9 @@ rgw_launch() {
   if [ "$shift" = 0 ]; then
     radosgw -c "$RGW_CONF" -n client.rgw.lvg </dev/null >/dev/null 2>&1
   else
-    FAKETIME="+${shift}s" FAKETIME_DONT_FAKE_MONOTONIC=1 \
-      faketime -f "+${shift}s" radosgw -c "$RGW_CONF" -n client.rgw.lvg </dev/null >/dev/null 2>&1
+    # libfaketime preloaded, not through the faketime wrapper: the wrapper waits for the daemon.
+    LD_PRELOAD=$(rgw_libfaketime) FAKETIME="+${shift}s" FAKETIME_DONT_FAKE_MONOTONIC=1 \
+      radosgw -c "$RGW_CONF" -n client.rgw.lvg </dev/null >/dev/null 2>&1
   fi
   for _ in $(seq 1 240); do
     if curl -s -o /dev/null "$RGW_ENDPOINT"; then return 0; fi
@@ -117,6 +118,10 @@ rgw_launch() {
   echo "radosgw did not answer on $RGW_ENDPOINT; its log:" >&2
   tail -30 "$RGW_DIR/log/client.rgw.lvg.log" >&2
   return 1
+}
+
+rgw_libfaketime() {
+  dpkg -L libfaketime | grep -m1 'libfaketime\.so\.1$'
 }
 
 rgw_kill() {

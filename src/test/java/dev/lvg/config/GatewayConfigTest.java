@@ -145,4 +145,27 @@ class GatewayConfigTest {
     assertThatThrownBy(() -> GatewayConfig.fromSettings(Map.of("LVG_ADMISSION_ENABLED", "yes")))
         .hasMessageContaining("LVG_ADMISSION_ENABLED");
   }
+
+  @Test
+  void writersGetNoStaticKeysUnlessAskedAndVendingExcludesSharing() {
+    GatewayConfig plain =
+        GatewayConfig.fromSettings(
+            Map.of("LVG_S3_ACCESS_KEY_ID", "AKIA", "LVG_STORAGE_ROOT", "s3://b/p"));
+    assertThat(plain.s3().shareStaticKeys()).isFalse();
+    assertThat(plain.s3().vends()).isFalse();
+    assertThat(plain.s3().vendedSeconds()).isEqualTo(3600);
+    assertThatThrownBy(
+            () ->
+                GatewayConfig.fromSettings(
+                    Map.of("LVG_S3_SHARE_STATIC_KEYS", "true", "LVG_STS_ROLE_ARN", "arn:x")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("LVG_S3_SHARE_STATIC_KEYS");
+    assertThatThrownBy(
+            () -> GatewayConfig.fromSettings(Map.of("LVG_VENDED_CREDENTIALS_SECONDS", "899")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("LVG_VENDED_CREDENTIALS_SECONDS");
+    assertThatThrownBy(() -> GatewayConfig.fromSettings(Map.of("LVG_S3_SHARE_STATIC_KEYS", "yes")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("LVG_S3_SHARE_STATIC_KEYS");
+  }
 }

@@ -285,6 +285,46 @@ class VendedCredentialsRgwIT {
     }
   }
 
+  /** Restarts the RADOS Gateway with its clock {@code seconds} ahead (chaos/rgw.sh). */
+  private static void shiftStorageClock(int seconds) throws Exception {
+    Process restart =
+        new ProcessBuilder("bash", "-c", ". chaos/rgw.sh && rgw_restart_shifted " + seconds)
+            .redirectErrorStream(true)
+            .redirectOutput(new java.io.File("target/rgw-restart.log"))
+            .start();
+    assertThat(restart.waitFor()).as("radosgw restarted").isZero();
+  }
+
+  @Test
+  void expiredCredentialsAreRefusedByStorageAndADescribeVendsFreshOnes() throws Exception {
+    String key = tenant("vend-e");
+    JsonNode old = declare(key, "t").get("storage_options");
+    String table = keyOf(declareAnswer(key));
+    shiftStorageClock(1000);
+    try {
+      try (S3Client writer = vendedClient(old)) {
+        assertThatThrownBy(() -> put(writer, table + "/data/late"))
+            .as("credentials past their expiry")
+            .isInstanceOfSatisfying(
+                S3Exception.class,
+                refused -> {
+                  assertThat(refused.statusCode()).isIn(400, 403);
+                  assertThat(refused.awsErrorDetails().errorCode())
+                      .isNotEqualTo("RequestTimeTooSkewed");
+                });
+      }
+      CLOCK.ahead = Duration.ofSeconds(1000);
+      JsonNode fresh = declareAnswer(key).get("storage_options");
+      assertThat(fresh.get("aws_access_key_id")).isNotEqualTo(old.get("aws_access_key_id"));
+      try (S3Client writer = vendedClient(fresh)) {
+        put(writer, table + "/data/on-time");
+      }
+    } finally {
+      CLOCK.ahead = Duration.ZERO;
+      shiftStorageClock(0);
+    }
+  }
+
   private static JsonNode declareAnswer(String key) {
     return gw.api(key).post("/v1/table/ns%24t/describe", "{}").assertOk();
   }
