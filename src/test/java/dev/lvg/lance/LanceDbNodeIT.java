@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * out version 1 through the gateway, which finalizes every manifest; and renames, drops, creates a
  * dropped name again, drops every table and the namespace.
  */
-class LanceDbNodeIT {
+public class LanceDbNodeIT {
   private static final Path PROJECT = Path.of("src/test/node/lancedb-smoke");
 
   @Test
@@ -156,7 +156,7 @@ class LanceDbNodeIT {
    * Creates namespace ns1 for the tenant of {@code key}, runs {@code script} against the gateway
    * and answers the JSON line it printed last.
    */
-  private static JsonNode script(TestGateway gw, String key, Api api, String script)
+  public static JsonNode script(TestGateway gw, String key, Api api, String script)
       throws Exception {
     if (!Files.isDirectory(PROJECT.resolve("node_modules/@lancedb/lancedb"))) {
       run(List.of("npm", "ci", "--omit=optional", "--no-audit", "--no-fund"), 600);

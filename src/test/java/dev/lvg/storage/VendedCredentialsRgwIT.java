@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lvg.Api;
 import dev.lvg.TestGateway;
+import dev.lvg.lance.LanceDbNodeIT;
 import java.net.URI;
 import java.sql.ResultSet;
 import java.time.Clock;
@@ -327,6 +328,15 @@ class VendedCredentialsRgwIT {
 
   private static JsonNode declareAnswer(String key) {
     return gw.api(key).post("/v1/table/ns%24t/describe", "{}").assertOk();
+  }
+
+  @Test
+  void lanceDbForNodeWritesAndReadsThroughVendedCredentialsAlone() throws Exception {
+    String key = gw.newTenant("vend-lancedb");
+    JsonNode result = LanceDbNodeIT.script(gw, key, gw.api(key), "smoke.mjs");
+    assertThat(result.get("rows").intValue()).isEqualTo(3);
+    assertThat(result.get("versions").toString()).isEqualTo("[1,2]");
+    assertThat(result.get("rowsAtVersion1").intValue()).isEqualTo(2);
   }
 
   @Test
