@@ -34,7 +34,6 @@ import io.vertx.core.Future;
 import io.vertx.core.ThreadingModel;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Set;
@@ -93,52 +92,18 @@ public final class Gateway implements AutoCloseable {
     StorageRoot root = config.storageRoot();
     this.s3 = root.isLocal() ? null : config.s3().client();
     this.vendor =
-        root.isLocal() || !config.s3().vends()
-            ? null
-            : CredentialVendor.create(vertx, config.s3(), root, clock);
-    logStorageAccess(config);
+        CredentialVendor.forRoot(
+            vertx, config.s3(), root, clock, config.deadlines().storageTimeoutMillis());
     ObjectStore store =
         new DeadlineStore(
             root.isLocal()
-                ? localStore(vertx, root, config.groupSync())
+                ? LocalFileStore.forRoot(vertx, root, config.groupSync())
                 : new S3Store(vertx, s3, root.bucket()),
             config.deadlines().storageTimeoutMillis(),
             registry);
     this.manifests = new Manifests(root, store, config.finalizeManifests());
     this.drops = new TableDrops(pool, root, store);
     this.shutdownGraceSeconds = config.deadlines().shutdownGraceSeconds();
-  }
-
-  private static void logStorageAccess(GatewayConfig config) {
-    StorageRoot root = config.storageRoot();
-    if (root.isLocal()) {
-      LOG.info("writers reach tables on the local file system; no credentials are vended");
-    } else if (config.s3().vends()) {
-      LOG.info(
-          "writers get S3 credentials vended through STS, scoped to one table, for {} s",
-          config.s3().vendedSeconds());
-    } else if (config.s3().shareStaticKeys() && config.s3().accessKeyId() != null) {
-      LOG.warn(
-          "LVG_S3_SHARE_STATIC_KEYS=true: every writer of every tenant gets the gateway's own S3"
-              + " keys; only for a gateway that serves a single tenant");
-    } else {
-      LOG.info(
-          "writers get no S3 credentials from the gateway (set LVG_STS_ROLE_ARN to vend them)");
-    }
-  }
-
-  private static LocalFileStore localStore(Vertx vertx, StorageRoot root, boolean groupSync) {
-    LocalFileStore store =
-        groupSync
-            ? LocalFileStore.grouped(vertx, Path.of(root.locationPrefix()))
-            : new LocalFileStore(vertx);
-    LOG.info(
-        "new manifests under {} are made durable {}",
-        root.uri(),
-        store.syncsInGroups()
-            ? "in groups, one syncfs(2) for many"
-            : "one by one, each file and its directory synced");
-    return store;
   }
 
   /** Tenants and keys of this gateway's database, for administration and tests. */

@@ -8,8 +8,11 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.net.URI;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
@@ -26,6 +29,8 @@ import software.amazon.awssdk.services.sts.model.Credentials;
  * writers are told to refresh when a tenth is left.
  */
 public final class CredentialVendor implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(CredentialVendor.class);
+
   /** What one vend hands a writer, and until when the gateway hands it out again. */
   public record Vended(Map<String, String> options, long expiresAtMillis, long reuseUntilMillis) {}
 
@@ -47,9 +52,42 @@ public final class CredentialVendor implements AutoCloseable {
     this.clock = clock;
   }
 
-  /** A vendor for an {@code s3://} root with vending configured in {@code s3}. */
-  public static CredentialVendor create(Vertx vertx, S3Settings s3, StorageRoot root, Clock clock) {
-    StsAsyncClientBuilder builder = StsAsyncClient.builder().region(Region.of(s3.region()));
+  /**
+   * The vendor for {@code root}, or {@code null} when writers get no vended credentials there (a
+   * local root, or S3 without a role); logs which, and warns when the gateway's own keys are
+   * shared. An STS call that has not answered within {@code timeoutMillis} (retries included)
+   * fails.
+   */
+  public static CredentialVendor forRoot(
+      Vertx vertx, S3Settings s3, StorageRoot root, Clock clock, long timeoutMillis) {
+    if (root.isLocal()) {
+      LOG.info("writers reach tables on the local file system; no credentials are vended");
+      return null;
+    }
+    if (s3.vends()) {
+      LOG.info(
+          "writers get S3 credentials vended through STS, scoped to one table, for {} s",
+          s3.vendedSeconds());
+      return create(vertx, s3, root, clock, timeoutMillis);
+    }
+    if (s3.shareStaticKeys() && s3.accessKeyId() != null) {
+      LOG.warn(
+          "LVG_S3_SHARE_STATIC_KEYS=true: every writer of every tenant gets the gateway's own S3"
+              + " keys; only for a gateway that serves a single tenant");
+    } else {
+      LOG.info(
+          "writers get no S3 credentials from the gateway (set LVG_STS_ROLE_ARN to vend them)");
+    }
+    return null;
+  }
+
+  private static CredentialVendor create(
+      Vertx vertx, S3Settings s3, StorageRoot root, Clock clock, long timeoutMillis) {
+    StsAsyncClientBuilder builder =
+        StsAsyncClient.builder()
+            .region(Region.of(s3.region()))
+            .overrideConfiguration(
+                override -> override.apiCallTimeout(Duration.ofMillis(timeoutMillis)));
     String endpoint = s3.stsEndpoint() != null ? s3.stsEndpoint() : s3.endpoint();
     if (endpoint != null) {
       builder.endpointOverride(URI.create(endpoint));

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.slf4j.LoggerFactory;
 
 /**
  * Objects on the local file system; keys are absolute paths. File I/O runs on worker threads.
@@ -44,6 +45,20 @@ public final class LocalFileStore implements ObjectStore {
   LocalFileStore(Vertx vertx, GroupSync group) {
     this.vertx = vertx;
     this.group = group;
+  }
+
+  /** The store for a {@code file://} root, syncing in groups when asked; logs which. */
+  public static LocalFileStore forRoot(Vertx vertx, StorageRoot root, boolean groupSync) {
+    LocalFileStore store =
+        groupSync ? grouped(vertx, Path.of(root.locationPrefix())) : new LocalFileStore(vertx);
+    LoggerFactory.getLogger(LocalFileStore.class)
+        .info(
+            "new manifests under {} are made durable {}",
+            root.uri(),
+            store.syncsInGroups()
+                ? "in groups, one syncfs(2) for many"
+                : "one by one, each file and its directory synced");
+    return store;
   }
 
   /**

@@ -90,6 +90,24 @@ class S3FinalizeIT {
   }
 
   @Test
+  void aCredentialServiceThatFailsAnswers503AndCountsAsAnOutage() throws Exception {
+    // s3proxy serves S3 but not STS: every AssumeRole fails.
+    Map<String, String> settings = new HashMap<>(s3.gatewaySettings("vending"));
+    settings.put("LVG_DB_URL", TestGateway.shared().databaseUrl());
+    settings.put("LVG_STS_ROLE_ARN", "arn:aws:iam::000000000000:role/lance-writers");
+    TestGateway vending = TestGateway.dedicated(settings);
+    try {
+      Api writer = vending.api(vending.newTenant("sts-down"));
+      writer.post("/v1/namespace/ns/create", "{}").assertOk();
+      writer.post("/v1/table/ns%24t/declare", "{}").assertError(503, 17);
+      writer.post("/v1/table/ns%24t/describe", "{}").assertError(404, 4);
+      assertThat(dev.lvg.Metrics.scrape(vending).value("lvg_dependency_outage")).isEqualTo(1.0);
+    } finally {
+      vending.gateway.close();
+    }
+  }
+
+  @Test
   void theGatewaysOwnKeysAreSharedOnlyWhenAnOperatorAsksAndThenALanceWriterUsesThem()
       throws Exception {
     Map<String, String> settings = new HashMap<>(s3.gatewaySettings("shared"));
