@@ -218,6 +218,17 @@ class VendedCredentialsRgwIT {
           () -> reader.deleteObject(delete -> delete.bucket(bucket).key(table + "/data/existing")),
           "read key delete");
     }
+    String sibling = keyOf(declare(writeKey, "sibling"));
+    put(gatewayUser, sibling + "/data/existing");
+    try (S3Client reader = vendedClient(options)) {
+      assertForbidden(
+          () -> reader.getObjectAsBytes(get -> get.bucket(bucket).key(sibling + "/data/existing")),
+          "read key get of another table");
+      assertForbidden(
+          () -> reader.listObjectsV2(list -> list.bucket(bucket).prefix(sibling + "/")),
+          "read key list of another table");
+      assertForbidden(() -> reader.listObjectsV2(list -> list.bucket(bucket)), "list the bucket");
+    }
     JsonNode writerOptions =
         gw.api(writeKey).post("/v1/table/ns%24t/describe", "{}").assertOk().get("storage_options");
     assertThat(writerOptions.get("aws_access_key_id").asText())
@@ -340,8 +351,24 @@ class VendedCredentialsRgwIT {
   }
 
   @Test
-  void lanceWritesThroughVendedCredentialsAlone() throws Exception {
-    S3FinalizeIT.lanceWritesAppendsAndTimeTravels(
-        gw, gw.newTenant("vend-lance"), gatewayUser, bucket);
+  void lanceWritesAndTagsThroughVendedCredentialsAlone() throws Exception {
+    String key = gw.newTenant("vend-lance");
+    S3FinalizeIT.lanceWritesAppendsAndTimeTravels(gw, key, gatewayUser, bucket);
+    try (var allocator = new org.apache.arrow.memory.RootAllocator()) {
+      var namespace = new org.lance.namespace.RestNamespace();
+      namespace.initialize(Map.of("uri", gw.baseUrl, "header.x-api-key", key), allocator);
+      try (var latest =
+          org.lance.Dataset.open()
+              .allocator(allocator)
+              .namespaceClient(namespace)
+              .tableId(dev.lvg.lance.LanceData.TABLE)
+              .build()) {
+        latest.tags().create("first", 1);
+        assertThat(latest.tags().getVersion("first")).isEqualTo(1);
+        try (var tagged = latest.checkoutTag("first")) {
+          assertThat(tagged.countRows()).isEqualTo(6);
+        }
+      }
+    }
   }
 }
