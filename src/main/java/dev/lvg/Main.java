@@ -3,15 +3,63 @@ package dev.lvg;
 import dev.lvg.admin.AdminCommand;
 import dev.lvg.config.ConfigException;
 import dev.lvg.config.GatewayConfig;
+import java.io.PrintStream;
 
 /**
  * {@code java -jar lance-version-gateway.jar}: start, serve until SIGTERM, stop cleanly; with
- * {@code tenants ...} or {@code keys ...}, run that admin command and exit.
+ * {@code tenants ...} or {@code keys ...}, run that admin command and exit; with {@code help},
+ * print the usage and exit.
  */
 public final class Main {
+  static final String USAGE =
+      """
+      Lance Version Gateway: the table-version API of the Lance Namespace REST spec, on PostgreSQL.
+
+      usage: java -jar lance-version-gateway.jar               start the gateway (until SIGTERM)
+             java -jar lance-version-gateway.jar help          this text (also --help, -h)
+      """
+          + AdminCommand.USAGE.replace("usage: ", "       ")
+          + """
+
+
+      Settings come from conf/gateway.properties (or the file in LVG_CONFIG), each overridden by
+      an environment variable of the same name. The main ones:
+        LVG_PORT (2333)              API port
+        LVG_MANAGEMENT_PORT (2334)   health, metrics and the OpenAPI document
+        LVG_DB_URL                   postgresql://user:pass@host:port/db; empty = embedded PostgreSQL
+        LVG_DATA_DIR (./data)        embedded PostgreSQL's data, and the default storage root
+        LVG_STORAGE_ROOT             file:///abs/path or s3://bucket/prefix
+        LVG_BOOTSTRAP_TENANT, LVG_BOOTSTRAP_API_KEY   a first tenant and its key
+        LVG_ADMIN_API_KEY            the admin API's key (environment only)
+      Every setting is described in README.md (Configuration) and in conf/gateway.properties.
+      """;
+
   private Main() {}
 
+  /**
+   * What the arguments ask for before anything starts: an exit status once the usage is printed
+   * ({@code help}: 0 on {@code out}; anything unknown: 2 on {@code err}), or {@code null} to go on.
+   */
+  static Integer beforeStart(String[] args, PrintStream out, PrintStream err) {
+    if (args.length == 0 || AdminCommand.isCommand(args)) {
+      return null;
+    }
+    if (args.length == 1
+        && (args[0].equals("help") || args[0].equals("--help") || args[0].equals("-h"))) {
+      out.print(USAGE);
+      return 0;
+    }
+    err.println("lance-version-gateway: unknown argument '" + args[0] + "'");
+    err.print(USAGE);
+    return 2;
+  }
+
   public static void main(String[] args) {
+    Integer exit = beforeStart(args, System.out, System.err);
+    if (exit != null) {
+      System.exit(exit);
+      return;
+    }
     if (AdminCommand.isCommand(args)) {
       // Before anything logs: the command's answer alone goes to standard output.
       System.setProperty("LVG_LOG_TARGET", "System.err");

@@ -36,7 +36,7 @@ import java.util.concurrent.TimeUnit;
  * usage error.
  */
 public final class AdminCommand {
-  static final String USAGE =
+  public static final String USAGE =
       """
       usage: java -jar lance-version-gateway.jar tenants create|disable|enable NAME
              java -jar lance-version-gateway.jar keys create --tenant T [--scopes read,write]
