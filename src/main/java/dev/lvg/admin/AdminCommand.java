@@ -71,8 +71,13 @@ public final class AdminCommand {
         return 2;
       }
     }
-    EmbeddedDatabase embedded =
-        config.embeddedDatabase() ? EmbeddedDatabase.start(config.dataDir()) : null;
+    EmbeddedDatabase embedded;
+    try {
+      embedded = config.embeddedDatabase() ? EmbeddedDatabase.start(config.dataDir()) : null;
+    } catch (IllegalStateException e) {
+      err.println("lance-version-gateway: " + e.getMessage());
+      return 1;
+    }
     String url = embedded != null ? embedded.url() : config.dbUrl();
     Vertx vertx = Vertx.vertx();
     try {

@@ -2,6 +2,7 @@ package dev.lvg.db;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.slf4j.Logger;
@@ -44,6 +45,20 @@ public final class EmbeddedDatabase implements AutoCloseable {
     } catch (IOException e) {
       throw new IllegalStateException(
           "cannot start embedded PostgreSQL in " + pgData + ": " + e.getMessage(), e);
+    } catch (IllegalStateException e) {
+      // EmbeddedPostgres says "could not lock <dir>/epg-lock" when another process holds it, and
+      // throws OverlappingFileLockException (one of these) when this process does.
+      if (!(e instanceof OverlappingFileLockException)
+          && !String.valueOf(e.getMessage()).contains("lock")) {
+        throw e;
+      }
+      throw new IllegalStateException(
+          "the embedded PostgreSQL in "
+              + pgData
+              + " is in use by another process (a gateway running on "
+              + dataDir
+              + "?): use that gateway's admin API, or stop it first",
+          e);
     }
   }
 
