@@ -3,7 +3,7 @@
 # one monitor and one in-memory OSD (memstore), all from Debian's packages, set up in a scratch
 # directory of its own. Sourced by scripts that need it:
 #   . chaos/rgw.sh; rgw_start DIR      exports RGW_ENDPOINT, RGW_ACCESS_KEY, RGW_SECRET_KEY,
-#                                      RGW_ROLE_ARN, RGW_BUCKET (the gateway's user, its role, a bucket)
+#                                      RGW_ROLE_ARN, RGW_BUCKET (the gateway's user and role, a bucket name)
 #   rgw_restart_shifted SECONDS        the gateway's S3 again with its clock that far ahead
 #   rgw_stop
 # Run directly (chaos/rgw.sh DIR), it starts the server and prints those settings.

@@ -34,7 +34,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * Credentials vended through STS on a real S3 server with STS (Ceph's RADOS Gateway, started by
- * {@code chaos/rgw.sh}, which runs this class): each tenant's writers reach their own table's
+ * {@code chaos/rgw-test.sh}, which runs this class): each tenant's writers reach their own table's
  * prefix and nothing else, with the right of the key that asked.
  */
 class VendedCredentialsRgwIT {
