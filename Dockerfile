@@ -29,6 +29,8 @@ COPY conf /app/conf
 # Writable by any user without a RUN step; mount a volume and set LVG_DATA_DIR for an embedded
 # database or local tables that must outlive the container (the Kubernetes manifests do).
 ENV LVG_DATA_DIR=/tmp/lvg-data
+# File names in UTF-8 whatever the host's locale: the JVM encodes them as the locale says.
+ENV LANG=C.UTF-8
 EXPOSE 2333 2334
 USER 10001:10001
 # Shenandoah collects concurrently: G1's young-generation pauses (10-45 ms every half second under

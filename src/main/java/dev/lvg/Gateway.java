@@ -137,6 +137,15 @@ public final class Gateway implements AutoCloseable {
 
   /** Starts with {@code clock} telling the time vended credentials are judged by. */
   static Gateway start(GatewayConfig config, Clock clock) {
+    String fileNames = System.getProperty("sun.jnu.encoding");
+    if ("UTF-8".equalsIgnoreCase(fileNames)) {
+      LOG.info("file names are encoded as {}", fileNames);
+    } else {
+      LOG.warn(
+          "file names are encoded as {} (the locale's encoding): tables whose names it cannot"
+              + " represent get 400 on the local file system; run with LANG=C.UTF-8",
+          fileNames);
+    }
     List<Migrations.Migration> migrations = Migrations.load();
     EmbeddedDatabase embedded =
         config.embeddedDatabase() ? EmbeddedDatabase.start(config.dataDir()) : null;

@@ -6,6 +6,7 @@ import io.vertx.core.http.ConnectionPoolTooBusyException;
 import io.vertx.core.json.DecodeException;
 import io.vertx.pgclient.PgException;
 import java.io.IOException;
+import java.nio.file.InvalidPathException;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
 
@@ -42,6 +43,16 @@ public final class Failures {
       return new Failure(kindOf(api), api);
     }
     if (failure instanceof DependencyException dependency) {
+      InvalidPathException unrepresentable = unrepresentable(dependency);
+      if (unrepresentable != null) {
+        return new Failure(
+            Kind.CLIENT,
+            ApiException.invalidInput(
+                "a name or path in this request cannot be written to this server's file system,"
+                    + " whose file names are encoded as "
+                    + System.getProperty("sun.jnu.encoding")
+                    + " (run the gateway in a UTF-8 locale)"));
+      }
       return unavailable(dependency.publicMessage());
     }
     if (failure instanceof ConnectionPoolTooBusyException) {
@@ -91,6 +102,19 @@ public final class Failures {
         && !(failure instanceof PgException)
         && !(failure instanceof ConnectionPoolTooBusyException)
         && !(failure instanceof java.net.ConnectException);
+  }
+
+  /**
+   * The file system's refusal of a name the JVM cannot encode (under a non-UTF-8 locale): the
+   * request's name, not an outage of storage.
+   */
+  private static InvalidPathException unrepresentable(Throwable failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof InvalidPathException invalid) {
+        return invalid;
+      }
+    }
+    return null;
   }
 
   private static Kind kindOf(ApiException api) {

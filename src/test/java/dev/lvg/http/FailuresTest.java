@@ -92,4 +92,26 @@ class FailuresTest {
         .isEqualTo(Failures.Kind.CLIENT);
     assertThat(kind(new NumberFormatException("ours"))).isEqualTo(Failures.Kind.INTERNAL);
   }
+
+  @Test
+  void aNameTheFileSystemCannotEncodeIsTheRequestsMistakeNotAnOutage() {
+    Failures.Failure failure =
+        Failures.classify(
+            new dev.lvg.storage.StorageException(
+                "create",
+                "/tables/caf\u00e9.lance/_versions/1.manifest",
+                new java.nio.file.InvalidPathException(
+                    "/tables/caf\u00e9.lance",
+                    "Malformed input or input contains unmappable characters")));
+    assertThat(failure.kind()).isEqualTo(Failures.Kind.CLIENT);
+    assertThat(failure.error().errorCode()).isEqualTo(ErrorCode.INVALID_INPUT);
+    assertThat(failure.error().getMessage()).contains("UTF-8 locale");
+    assertThat(
+            Failures.classify(
+                    new dev.lvg.storage.StorageException(
+                        "create", "/tables/t.lance", new java.io.IOException("No space left")))
+                .kind())
+        .as("a real storage failure stays an outage")
+        .isEqualTo(Failures.Kind.UNAVAILABLE);
+  }
 }
