@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.http.DependencyException;
 import dev.lvg.http.Json;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.net.URI;
 import java.time.Clock;
@@ -110,12 +112,26 @@ public final class CredentialVendor implements AutoCloseable {
     long now = clock.millis();
     Future<Vended> cached = cache.get(key);
     if (cached != null && (!cached.isComplete() || cached.result().reuseUntilMillis() > now)) {
-      return cached;
+      return onCallersContext(cached);
     }
     Future<Vended> fresh = assume(tenant, prefix, write);
     cache.put(key, fresh);
     fresh.onFailure(failure -> cache.remove(key, fresh));
     return fresh;
+  }
+
+  /**
+   * {@code shared}, answered on the caller's context: a call still running was started by a request
+   * on another event loop, and its answer must not run this request's work there.
+   */
+  private static Future<Vended> onCallersContext(Future<Vended> shared) {
+    Context caller = Vertx.currentContext();
+    if (caller == null || shared.isComplete()) {
+      return shared;
+    }
+    Promise<Vended> answer = Promise.promise();
+    shared.onComplete(result -> caller.runOnContext(ignored -> answer.handle(result)));
+    return answer.future();
   }
 
   private Future<Vended> assume(String tenant, String prefix, boolean write) {
