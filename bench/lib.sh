@@ -58,7 +58,7 @@ start_gateway() { # mode [LVG_* settings ...]
   server_data=$(mktemp -d "$PWD/target/bench-data-XXXX")
   env "$@" LVG_PORT=$PORT LVG_MANAGEMENT_PORT=$MANAGEMENT LVG_HOST=127.0.0.1 LVG_DB_URL=$PG_URL \
     LVG_MANIFEST_MODE="$mode" LVG_DATA_DIR="$server_data" LVG_BOOTSTRAP_TENANT=bench LVG_BOOTSTRAP_API_KEY=$KEY \
-    java -Xmx${HEAP:-512m} $GATEWAY_JVM -jar target/lance-version-gateway.jar >target/bench-gateway.log 2>&1 &
+    java -Xmx${HEAP:-512m} $GATEWAY_JVM -jar "${GATEWAY_JAR:-target/lance-version-gateway.jar}" >target/bench-gateway.log 2>&1 &
   server=$!
   for _ in $(seq 1 120); do curl -sf localhost:$MANAGEMENT/health/ready >/dev/null && return; sleep 0.5; done
   cat target/bench-gateway.log; exit 1

@@ -15,7 +15,7 @@ WARM_UP=0
 mvn -B -q package -DskipTests -Dspotless.check.skip
 start_gateway finalize
 python3 - "$API" "$KEY" "$REQUESTS" <<'PY'
-import http.client, json, os, statistics, sys, time, urllib.parse
+import http.client, json, os, statistics, struct, sys, time, urllib.parse
 api, key, requests = sys.argv[1], sys.argv[2], int(sys.argv[3])
 url = urllib.parse.urlparse(api)
 conn = http.client.HTTPConnection(url.hostname, url.port)
@@ -31,8 +31,10 @@ location = post("/v1/table/b%24checked/declare", {})["location"]
 os.makedirs(location + "/_versions", exist_ok=True)
 for v in range(1, 101):
     staging = f"{location}/_versions/{v}.manifest-staging"
-    with open(staging, "w") as f:
-        f.write(f"manifest {v}")
+    name = f"0-{__import__('uuid').uuid4()}.txn".encode()
+    message = bytes([12 << 3 | 2, len(name)]) + name
+    with open(staging, "wb") as f:  # a Lance manifest's layout, naming one transaction
+        f.write(struct.pack("<I", len(message)) + message + struct.pack("<qHH", 0, 0, 2) + b"LANC")
     post("/v1/table/b%24checked/version/create",
          {"version": v, "manifest_path": staging[1:], "naming_scheme": "V1"})
 post("/v1/table/b%24recorded/declare", {})

@@ -21,6 +21,7 @@ import collections
 import http.client
 import json
 import os
+import struct
 import subprocess
 import sys
 import threading
@@ -105,7 +106,7 @@ class Writer(threading.Thread):
             if not self.stage(versions_dir, staging, content):
                 continue
             body = {"version": version, "manifest_path": staging.lstrip("/"),
-                    "manifest_size": len(content), "naming_scheme": "V1"}
+                    "manifest_size": len(lance_manifest(content)), "naming_scheme": "V1"}
             answer = self.until_answered(table_path + "/version/create", body)
             if answer is None:
                 return
@@ -125,8 +126,8 @@ class Writer(threading.Thread):
     def stage(self, directory, path, content):
         try:
             os.makedirs(directory, exist_ok=True)
-            with open(path, "w") as f:
-                f.write(content)
+            with open(path, "wb") as f:
+                f.write(lance_manifest(content))
             return True
         except OSError:
             # The storage is failing for the writer too: wait for it.
@@ -194,6 +195,17 @@ def psql(db, sql):
     return [line.split("\t") for line in out.splitlines() if line]
 
 
+def lance_manifest(content):
+    """A file laid out as a Lance manifest after `content`: a Manifest message naming one
+    transaction file (field 12), its length before it and Lance's footer after it. The transaction
+    is derived from the content, which is unique per attempt."""
+    name = ("0-%s.txn" % uuid.uuid5(uuid.NAMESPACE_URL, content)).encode()
+    message = bytes([12 << 3 | 2, len(name)]) + name
+    body = content.encode()
+    return (body + struct.pack("<I", len(message)) + message
+            + struct.pack("<qHH", len(body), 0, 2) + b"LANC")
+
+
 def check(args):
     acked = collections.defaultdict(set)
     contents = {}
@@ -219,7 +231,7 @@ def check(args):
                 problems.append("acknowledged %s at %s, database has %s" % (key, path, committed.get(key)))
             elif not os.path.isfile("/" + path.lstrip("/")):
                 problems.append("acknowledged %s but its final manifest %s is missing" % (key, path))
-            elif open("/" + path.lstrip("/")).read() != contents[(key, path)]:
+            elif open("/" + path.lstrip("/"), "rb").read() != lance_manifest(contents[(key, path)]):
                 problems.append("final manifest of %s does not hold the staged bytes" % (key,))
     for key, path in committed.items():
         if not os.path.isfile("/" + path.lstrip("/")):

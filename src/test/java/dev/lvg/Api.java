@@ -137,14 +137,14 @@ public final class Api {
 
   /**
    * Commits {@code version} of {@code namespace$table}, whose location is {@code location}, in
-   * finalize mode from a real staging manifest written there first (its content: "{@code table}
-   * version {@code version}").
+   * finalize mode from a staging manifest written there first (one naming no transaction, after the
+   * text "{@code table} version {@code version}").
    */
   public JsonNode commitStaged(String namespace, String table, Path location, long version)
       throws IOException {
     Path staging = location.resolve("_versions/" + version + ".manifest-" + UUID.randomUUID());
     Files.createDirectories(staging.getParent());
-    Files.writeString(staging, table + " version " + version);
+    Files.write(staging, ManifestFiles.of(table + " version " + version));
     return post(
             "/v1/table/" + namespace + "%24" + table + "/version/create",
             "{\"version\":"

@@ -31,6 +31,7 @@ public final class GatewayMetrics {
 
   private final Map<Outcome, Counter> creates = new EnumMap<>(Outcome.class);
   private final DistributionSummary batchSizes;
+  private final Counter withoutTransaction;
   private final MeterRegistry registry;
 
   public GatewayMetrics(MeterRegistry registry) {
@@ -48,6 +49,17 @@ public final class GatewayMetrics {
             .description("version/create requests committed by one statement")
             .serviceLevelObjectives(1, 2, 4, 8, 16, 32, 64, 128, 256)
             .register(registry);
+    withoutTransaction =
+        Counter.builder("lvg_manifests_without_transaction")
+            .description(
+                "staging manifests read for finalization that name no Lance transaction; their"
+                    + " versions are committed without the once-per-transaction check")
+            .register(registry);
+  }
+
+  /** Counts a staging manifest that names no Lance transaction. */
+  public void versionWithoutTransaction() {
+    withoutTransaction.increment();
   }
 
   /** Follows how many {@code version/create} requests wait for a group commit. */

@@ -88,6 +88,16 @@ public final class DeadlineStore implements ObjectStore {
   }
 
   @Override
+  public Future<Range> readTail(String key, int length) {
+    return bounded("read", store.readTail(key, length));
+  }
+
+  @Override
+  public Future<Range> readRange(String key, long offset, int length) {
+    return bounded("read", store.readRange(key, offset, length));
+  }
+
+  @Override
   public Future<ObjectInfo> stat(String key) {
     return bounded("stat", store.stat(key));
   }

@@ -110,6 +110,16 @@ public final class LocalFileStore implements ObjectStore {
   }
 
   @Override
+  public Future<Range> readTail(String key, int length) {
+    return blocking("read", key, () -> LocalFiles.readPart(key, -1, length));
+  }
+
+  @Override
+  public Future<Range> readRange(String key, long offset, int length) {
+    return blocking("read", key, () -> LocalFiles.readPart(key, offset, length));
+  }
+
+  @Override
   public Future<ObjectInfo> stat(String key) {
     return blocking(
         "stat",

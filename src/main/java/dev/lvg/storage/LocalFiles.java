@@ -156,4 +156,28 @@ final class LocalFiles {
             + Long.toHexString(size);
     return new ObjectInfo(size, eTag);
   }
+
+  /**
+   * {@code length} bytes from {@code offset}, or the last ones for a negative offset. Only a
+   * regular file is opened: a name that leads to a pipe or a device never blocks a worker.
+   */
+  static ObjectStore.Range readPart(String key, long offset, int length) throws IOException {
+    Path path = Path.of(key);
+    if (!Files.isRegularFile(path)) {
+      throw new ObjectStore.NoSuchObjectException(key);
+    }
+    try (FileChannel file = FileChannel.open(path, StandardOpenOption.READ)) {
+      long size = file.size();
+      long start = offset < 0 ? Math.max(0, size - length) : Math.min(offset, size);
+      ByteBuffer bytes = ByteBuffer.allocate((int) Math.min(length, size - start));
+      while (bytes.hasRemaining() && file.read(bytes, start + bytes.position()) >= 0) {
+        // reads until the range is full or the file ends
+      }
+      bytes.flip();
+      return new ObjectStore.Range(
+          Buffer.buffer(Arrays.copyOf(bytes.array(), bytes.limit())), size);
+    } catch (NoSuchFileException e) {
+      throw new ObjectStore.NoSuchObjectException(key);
+    }
+  }
 }

@@ -124,6 +124,48 @@ public final class Manifests {
             });
   }
 
+  /**
+   * What a staging manifest says of the Lance transaction that wrote it: its uuid; or that the file
+   * is no Lance manifest (answered only once the path is known to lie in the request's table); or
+   * nothing, when the manifest names no transaction ({@code namesNone}) or was not read (record
+   * mode, a path outside the root, a file that is not there: the commit's own checks answer those).
+   */
+  public record Staged(UUID transaction, ApiException unreadable, boolean namesNone) {
+    static final Staged UNREAD = new Staged(null, null, false);
+  }
+
+  /**
+   * Reads the transaction of the staging manifest at {@code manifestPath} (see {@link
+   * LanceManifest}) when finalizing; fails only when the store does.
+   */
+  public Future<Staged> staged(String manifestPath) {
+    String storePrefix = root.keyOf(root.locationPrefix());
+    if (!finalize || storePrefix == null) {
+      return Future.succeededFuture(Staged.UNREAD);
+    }
+    String key;
+    try {
+      key = root.manifestKey(manifestPath);
+    } catch (ApiException notAKey) {
+      return Future.succeededFuture(Staged.UNREAD);
+    }
+    int slash = key.lastIndexOf('/');
+    if (!key.startsWith(storePrefix)
+        || slash < VERSIONS.length()
+        || !key.startsWith(VERSIONS, slash + 1 - VERSIONS.length())) {
+      return Future.succeededFuture(Staged.UNREAD);
+    }
+    return LanceManifest.transactionOf(store, key)
+        .map(uuid -> new Staged(uuid, null, uuid == null))
+        .recover(
+            failure ->
+                failure instanceof ApiException notAManifest
+                    ? Future.succeededFuture(new Staged(null, notAManifest, false))
+                    : failure instanceof ObjectStore.NoSuchObjectException
+                        ? Future.succeededFuture(Staged.UNREAD)
+                        : Future.failedFuture(failure));
+  }
+
   /** A staging manifest and the final manifest it becomes, as keys of one store. */
   public record Target(
       ObjectStore store, String stagingKey, String finalKey, String clientFinalPath) {

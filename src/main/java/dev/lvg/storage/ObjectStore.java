@@ -19,6 +19,21 @@ public interface ObjectStore {
   /** The object's bytes; fails with {@link NoSuchObjectException} when it does not exist. */
   Future<Buffer> read(String key);
 
+  /**
+   * The last {@code length} bytes of the object (all of it when it is shorter) and its size; fails
+   * with {@link NoSuchObjectException} when it does not exist or is not a plain object.
+   */
+  Future<Range> readTail(String key, int length);
+
+  /**
+   * Up to {@code length} bytes of the object from {@code offset} (fewer at its end) and its size;
+   * fails with {@link NoSuchObjectException} when it does not exist or is not a plain object.
+   */
+  Future<Range> readRange(String key, long offset, int length);
+
+  /** Bytes read from an object, and the object's whole size. */
+  record Range(Buffer bytes, long objectSize) {}
+
   /** Size and entity tag of an existing object; {@link NoSuchObjectException} otherwise. */
   Future<ObjectInfo> stat(String key);
 

@@ -32,6 +32,7 @@ public final class S3Store implements ObjectStore {
   private static final int PRECONDITION_FAILED = 412;
   private static final int CONDITIONAL_REQUEST_CONFLICT = 409;
   private static final int NOT_FOUND = 404;
+  private static final int RANGE_NOT_SATISFIABLE = 416;
   private static final String ATTEMPT = "lvg-attempt";
 
   private final Vertx vertx;
@@ -78,6 +79,42 @@ public final class S3Store implements ObjectStore {
         .map(bytes -> Buffer.buffer(bytes.asByteArray()))
         .recover(
             error -> failed("read", key, notFound(error) ? new NoSuchObjectException(key) : error));
+  }
+
+  @Override
+  public Future<Range> readTail(String key, int length) {
+    return get(key, "bytes=-" + length);
+  }
+
+  @Override
+  public Future<Range> readRange(String key, long offset, int length) {
+    return get(key, "bytes=" + offset + "-" + (offset + length - 1));
+  }
+
+  /**
+   * A ranged GET. A store answers a suffix longer than the object with all of it, with or without a
+   * {@code Content-Range}; a range past the end is 416, read as no bytes.
+   */
+  private Future<Range> get(String key, String range) {
+    return onContext(
+            client.getObject(
+                get -> get.bucket(bucket).key(key).range(range),
+                AsyncResponseTransformer.toBytes()))
+        .map(
+            bytes -> {
+              String contentRange = bytes.response().contentRange();
+              long size =
+                  contentRange == null || contentRange.lastIndexOf('/') < 0
+                      ? bytes.asByteArrayUnsafe().length
+                      : Long.parseLong(contentRange.substring(contentRange.lastIndexOf('/') + 1));
+              return new Range(Buffer.buffer(bytes.asByteArray()), size);
+            })
+        .recover(
+            error ->
+                error instanceof S3Exception s3 && s3.statusCode() == RANGE_NOT_SATISFIABLE
+                    ? Future.succeededFuture(new Range(Buffer.buffer(), 0))
+                    : failed(
+                        "read", key, notFound(error) ? new NoSuchObjectException(key) : error));
   }
 
   private Future<HeadObjectResponse> head(String key) {

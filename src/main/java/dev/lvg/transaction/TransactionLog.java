@@ -37,11 +37,21 @@ public final class TransactionLog {
 
   static final String FIND =
       "SELECT operation, properties FROM transactions WHERE tenant_id = $1 AND id = $2";
-  static final String FIND_VERSION =
+  private static final String VERSION_OF =
       """
-      SELECT t.namespace, t.name, v.branch, v.version, v.manifest_path
+      SELECT t.namespace, t.name, v.branch, v.version, v.manifest_path, v.lance_transaction
       FROM table_versions v JOIN lance_tables t ON t.tenant_id = v.tenant_id AND t.id = v.table_id
-      WHERE v.tenant_id = $1 AND v.transaction_id = $2""";
+      WHERE v.tenant_id = $1 AND\s""";
+
+  static final String FIND_VERSION = VERSION_OF + "v.transaction_id = $2";
+
+  /** The version holding a Lance transaction: on any table, or on the table named by $3, $4. */
+  static final String FIND_LANCE_TRANSACTION =
+      VERSION_OF
+          + """
+          v.lance_transaction = $2 AND t.deregistered_at IS NULL
+            AND ($3::text[] IS NULL OR (t.namespace = $3 AND t.name = $4))
+          ORDER BY v.version LIMIT 1""";
 
   private TransactionLog() {}
 
@@ -68,15 +78,29 @@ public final class TransactionLog {
         .map(id.toString());
   }
 
-  /** {@code status} and {@code properties} of a transaction of the tenant; 404 code 10 if none. */
-  public static Future<ObjectNode> describe(SqlClient db, Tenant tenant, String transactionId) {
-    UUID id;
+  /**
+   * {@code status} and {@code properties} of a transaction of the tenant, 404 code 10 if none. The
+   * id is one the gateway answered, or the uuid of a Lance transaction, alone or as the last part
+   * of {@code [namespace..., table, uuid]}: then the version holding it is described.
+   */
+  public static Future<ObjectNode> describe(SqlClient db, Tenant tenant, List<String> id) {
+    String transactionId = id.get(id.size() - 1);
+    UUID uuid;
     try {
-      id = UUID.fromString(transactionId);
+      uuid = UUID.fromString(transactionId);
     } catch (IllegalArgumentException notUuid) {
       return Future.failedFuture(notFound(transactionId));
     }
-    Tuple key = Tuple.of(tenant.id(), id);
+    if (id.size() > 1) {
+      List<String> table = id.subList(0, id.size() - 1);
+      return lanceTransaction(
+          db,
+          Tuple.of(tenant.id(), uuid)
+              .addArrayOfString(table.subList(0, table.size() - 1).toArray(String[]::new))
+              .addString(table.get(table.size() - 1)),
+          transactionId);
+    }
+    Tuple key = Tuple.of(tenant.id(), uuid);
     return db.preparedQuery(FIND)
         .execute(key)
         .compose(
@@ -93,23 +117,40 @@ public final class TransactionLog {
               return db.preparedQuery(FIND_VERSION)
                   .execute(key)
                   .compose(
-                      versions -> {
-                        if (versions.size() == 0) {
-                          return Future.failedFuture(notFound(transactionId));
-                        }
-                        Row version = versions.iterator().next();
-                        Map<String, String> properties = new LinkedHashMap<>();
-                        properties.put("operation", "CreateTableVersion");
-                        List<String> table =
-                            new ArrayList<>(List.of(version.getArrayOfStrings("namespace")));
-                        table.add(version.getString("name"));
-                        properties.put("table", ObjectId.display(table));
-                        properties.put("branch", version.getString("branch"));
-                        properties.put("version", Long.toString(version.getLong("version")));
-                        properties.put("manifest_path", version.getString("manifest_path"));
-                        return Future.succeededFuture(succeeded(properties));
-                      });
+                      versions ->
+                          versions.size() > 0
+                              ? Future.succeededFuture(version(versions.iterator().next()))
+                              : lanceTransaction(
+                                  db, key.addArrayOfString(null).addString(null), transactionId));
             });
+  }
+
+  private static Future<ObjectNode> lanceTransaction(
+      SqlClient db, Tuple params, String transactionId) {
+    return db.preparedQuery(FIND_LANCE_TRANSACTION)
+        .execute(params)
+        .compose(
+            rows ->
+                rows.size() > 0
+                    ? Future.succeededFuture(version(rows.iterator().next()))
+                    : Future.failedFuture(notFound(transactionId)));
+  }
+
+  /** A version create's transaction: the version it created. */
+  private static ObjectNode version(Row version) {
+    Map<String, String> properties = new LinkedHashMap<>();
+    properties.put("operation", "CreateTableVersion");
+    List<String> table = new ArrayList<>(List.of(version.getArrayOfStrings("namespace")));
+    table.add(version.getString("name"));
+    properties.put("table", ObjectId.display(table));
+    properties.put("branch", version.getString("branch"));
+    properties.put("version", Long.toString(version.getLong("version")));
+    properties.put("manifest_path", version.getString("manifest_path"));
+    UUID lance = version.getUUID("lance_transaction");
+    if (lance != null) {
+      properties.put("lance_transaction_uuid", lance.toString());
+    }
+    return succeeded(properties);
   }
 
   private static ObjectNode succeeded(Map<String, String> properties) {

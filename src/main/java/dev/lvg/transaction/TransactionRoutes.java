@@ -13,7 +13,10 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
 import java.util.List;
 
-/** {@code DescribeTransaction}: what became of a transaction id the gateway answered. */
+/**
+ * {@code DescribeTransaction}: what became of a transaction id the gateway answered, or of a Lance
+ * transaction, by its uuid.
+ */
 public final class TransactionRoutes {
   private final Pool pool;
 
@@ -28,9 +31,10 @@ public final class TransactionRoutes {
   private Future<ObjectNode> describe(RoutingContext ctx) {
     Body body = Requests.body(ctx);
     List<String> id = ObjectId.fromRequest(ctx, body);
-    if (id.size() != 1) {
-      throw ApiException.invalidInput("a transaction id is one part");
+    if (id.isEmpty()) {
+      throw ApiException.invalidInput(
+          "a transaction id is one part, or a Lance transaction uuid after a table id");
     }
-    return TransactionLog.describe(pool, Authentication.tenant(ctx), id.get(0));
+    return TransactionLog.describe(pool, Authentication.tenant(ctx), id);
   }
 }

@@ -13,6 +13,8 @@ import io.vertx.core.Future;
  *   <li>a branch other than main that does not exist: 404 code 22;
  *   <li>a row in the slot from the same manifest path (the staging path sent, or the final one): a
  *       replay, 200 with the stored row; from another path: 409 code 14;
+ *   <li>a Lance transaction the branch already holds in another version: 409 code 14 naming that
+ *       version (the same transaction rebased and committed again after its answer was lost);
  *   <li>a version that is not the branch's latest + 1: 409 code 14;
  *   <li>otherwise the slot is free and the number is next.
  * </ol>
@@ -41,6 +43,9 @@ final class CommitDecision {
               ApiException.conflict(
                   "version " + request.version() + " already exists with another manifest"));
     }
+    if (slot.transactionVersion() != null) {
+      return new Refused(alreadyCommitted(request, slot.transactionVersion()));
+    }
     if (slot.latest() != null && request.version() != slot.latest() + 1) {
       return new Refused(
           ApiException.conflict(
@@ -50,6 +55,19 @@ final class CommitDecision {
                   + slot.latest()));
     }
     return new Free();
+  }
+
+  /**
+   * The refusal of a second commit of one Lance transaction. A client must not retry it: the
+   * transaction's changes are in the version named.
+   */
+  static ApiException alreadyCommitted(NewVersion request, long version) {
+    return ApiException.conflict(
+        "transaction "
+            + request.lanceTransaction()
+            + " is already committed as version "
+            + version
+            + (Branches.MAIN.equals(request.branch()) ? "" : " of branch " + request.branch()));
   }
 
   /**

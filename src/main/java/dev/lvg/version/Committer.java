@@ -19,6 +19,7 @@ public final class Committer {
   private final Context context;
   private final CommitQueue queue;
   private final Manifests manifests;
+  private final GatewayMetrics metrics;
 
   /** Built outside any verticle: the pipeline gets an event loop context of its own. */
   public Committer(
@@ -32,6 +33,7 @@ public final class Committer {
       GatewayMetrics metrics) {
     this.context = vertx.getOrCreateContext();
     this.manifests = manifests;
+    this.metrics = metrics;
     this.queue =
         new CommitQueue(
             new VersionCommitter(vertx, pool, repository, manifests),
@@ -47,8 +49,23 @@ public final class Committer {
     return manifests;
   }
 
-  /** Commits a version; the answer completes on the caller's context. */
+  /**
+   * Commits a version; the answer completes on the caller's context. When finalizing, the staging
+   * manifest is read first for the Lance transaction it names, which a branch holds only once.
+   */
   public Future<Commit> submit(NewVersion request) {
+    return manifests
+        .staged(request.manifestPath())
+        .compose(
+            staged -> {
+              if (staged.namesNone()) {
+                metrics.versionWithoutTransaction();
+              }
+              return enqueue(request.withStagedManifest(staged.transaction(), staged.unreadable()));
+            });
+  }
+
+  private Future<Commit> enqueue(NewVersion request) {
     Context caller = Vertx.currentContext();
     Promise<Commit> answer = Promise.promise();
     context.runOnContext(

@@ -139,4 +139,12 @@ final class Finalizer {
                 .toList())
         .mapEmpty();
   }
+
+  /** A replay of a finalized version settles what a crash after its commit may have left. */
+  static Future<Void> replayed(Manifests.Target target, TableVersion row) {
+    if (target == null || row.manifestPath().equals(row.requestedPath())) {
+      return Future.succeededFuture();
+    }
+    return settle(target, row.transactionId());
+  }
 }

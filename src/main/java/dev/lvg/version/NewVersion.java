@@ -11,8 +11,10 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * A validated {@code version/create}: the table it names, the body's fields, and the transaction id
- * the version gets if this request creates it.
+ * A validated {@code version/create}: the table it names, the body's fields, the transaction id the
+ * version gets if this request creates it, and, once its staging manifest was read (finalize mode),
+ * the Lance transaction that manifest names ({@code null} when none) or why it could not be read as
+ * a manifest (answered once the path is known to lie in the table).
  */
 public record NewVersion(
     Actor actor,
@@ -24,7 +26,9 @@ public record NewVersion(
     String eTag,
     Map<String, String> metadata,
     String namingScheme,
-    UUID transactionId) {
+    UUID transactionId,
+    UUID lanceTransaction,
+    ApiException unreadableManifest) {
 
   public static NewVersion from(Actor actor, List<String> tableId, Body body) {
     CatalogRepository.requireTableId(tableId);
@@ -49,7 +53,26 @@ public record NewVersion(
         eTag,
         metadata,
         namingScheme,
-        UUID.randomUUID());
+        UUID.randomUUID(),
+        null,
+        null);
+  }
+
+  /** This request with what its staging manifest said of its Lance transaction. */
+  NewVersion withStagedManifest(UUID lanceTransaction, ApiException unreadableManifest) {
+    return new NewVersion(
+        actor,
+        tableId,
+        version,
+        branch,
+        manifestPath,
+        manifestSize,
+        eTag,
+        metadata,
+        namingScheme,
+        transactionId,
+        lanceTransaction,
+        unreadableManifest);
   }
 
   public Tenant tenant() {

@@ -7,7 +7,10 @@ import io.vertx.sqlclient.Row;
 import java.util.Map;
 import java.util.UUID;
 
-/** One committed version of a table on a branch, as stored. */
+/**
+ * One committed version of a table on a branch, as stored; {@code lanceTransaction} is the Lance
+ * transaction its manifest names, when the gateway read it.
+ */
 public record TableVersion(
     long version,
     String manifestPath,
@@ -16,12 +19,16 @@ public record TableVersion(
     String eTag,
     JsonObject metadata,
     UUID transactionId,
-    long timestampMillis) {
+    long timestampMillis,
+    UUID lanceTransaction) {
+
+  /** The metadata key under which a version shows the Lance transaction that committed it. */
+  public static final String LANCE_TRANSACTION = "lance_transaction_uuid";
 
   /** The columns {@link #from(Row)} reads, in a form SQL statements can splice in. */
   static final String COLUMNS =
       "version, manifest_path, requested_path, manifest_size, e_tag, metadata, "
-          + "transaction_id, timestamp_millis";
+          + "transaction_id, timestamp_millis, lance_transaction";
 
   static TableVersion from(Row row) {
     return new TableVersion(
@@ -32,7 +39,8 @@ public record TableVersion(
         row.getString("e_tag"),
         row.getJsonObject("metadata"),
         row.getUUID("transaction_id"),
-        row.getLong("timestamp_millis"));
+        row.getLong("timestamp_millis"),
+        row.getUUID("lance_transaction"));
   }
 
   /** True when a request for this version with this manifest path is a retry of the stored one. */
@@ -55,6 +63,9 @@ public record TableVersion(
       for (Map.Entry<String, Object> entry : metadata) {
         meta.put(entry.getKey(), String.valueOf(entry.getValue()));
       }
+    }
+    if (lanceTransaction != null) {
+      meta.put(LANCE_TRANSACTION, lanceTransaction.toString());
     }
     return node;
   }

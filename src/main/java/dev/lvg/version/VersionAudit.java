@@ -19,8 +19,8 @@ final class VersionAudit {
 
   /**
    * {@code insert} (an {@code INSERT ... RETURNING} of version rows with {@code $1} to {@code
-   * $11}), recording each inserted row, matched by its transaction id ({@code $11}) to the actor
-   * arrays {@code $12} to {@code $15} that {@link #addActors} binds.
+   * $12}), recording each inserted row, matched by its transaction id ({@code $11}) to the actor
+   * arrays {@code $13} to {@code $16} that {@link #addActors} binds.
    */
   static String recording(String insert) {
     return "WITH inserted AS ("
@@ -33,7 +33,7 @@ final class VersionAudit {
                  array_agg(i.version), array_agg(i.transaction_id), array_agg(a.request_id),
                  array_agg(a.context)
           FROM inserted i
-          JOIN unnest($11::uuid[], $12::text[], $13::text[], $14::text[], $15::text[])
+          JOIN unnest($11::uuid[], $13::text[], $14::text[], $15::text[], $16::text[])
                AS a(txid, credential, object, request_id, context) ON a.txid = i.transaction_id
           GROUP BY i.tenant_id)
         SELECT * FROM inserted"""

@@ -179,7 +179,10 @@ final class VersionCommitter implements CommitQueue.BatchRunner {
     return Future.join(outcomes).mapEmpty();
   }
 
-  /** Where the entry's manifest goes: false when it needs no copy or its request is invalid. */
+  /**
+   * Where the entry's manifest goes: false when it needs no copy or its request is invalid (a path
+   * outside the table, or, once the path is known to lie in it, a file that is not a manifest).
+   */
   private boolean target(Entry entry) {
     NewVersion request = entry.pending.request();
     try {
@@ -192,6 +195,10 @@ final class VersionCommitter implements CommitQueue.BatchRunner {
               request.namingScheme());
     } catch (ApiException invalid) {
       entry.failure = invalid;
+      return false;
+    }
+    if (entry.target != null && request.unreadableManifest() != null) {
+      entry.failure = request.unreadableManifest();
       return false;
     }
     return entry.target != null;
@@ -336,14 +343,6 @@ final class VersionCommitter implements CommitQueue.BatchRunner {
             request.version(),
             request.namingScheme());
     return CommitDecision.answer(request, slot, batchFailure)
-        .compose(replay -> replayed(target, replay.version()).map(replay));
-  }
-
-  /** A replay of a finalized version settles what a crash after its commit may have left. */
-  private static Future<Void> replayed(Manifests.Target target, TableVersion row) {
-    if (target == null || row.manifestPath().equals(row.requestedPath())) {
-      return Future.succeededFuture();
-    }
-    return Finalizer.settle(target, row.transactionId());
+        .compose(replay -> Finalizer.replayed(target, replay.version()).map(replay));
   }
 }

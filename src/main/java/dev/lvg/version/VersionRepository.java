@@ -24,14 +24,20 @@ import java.util.UUID;
  * branch, any number).
  */
 public final class VersionRepository {
-  /** Everything that explains an insert that claimed nothing: the branch, the slot, the latest. */
+  /**
+   * Everything that explains an insert that claimed nothing: the branch, the slot, the latest, the
+   * version holding the request's Lance transaction.
+   */
   static final String INSPECT_SLOT =
       """
       SELECT t.location, b.name IS NOT NULL AS branch_exists, b.parent_version,
              v.version, v.manifest_path, v.requested_path, v.manifest_size, v.e_tag,
-             v.metadata, v.transaction_id, v.timestamp_millis,
+             v.metadata, v.transaction_id, v.timestamp_millis, v.lance_transaction,
              (SELECT max(m.version) FROM table_versions m
-              WHERE m.tenant_id = $1 AND m.table_id = t.id AND m.branch = $4) AS latest
+              WHERE m.tenant_id = $1 AND m.table_id = t.id AND m.branch = $4) AS latest,
+             (SELECT x.version FROM table_versions x
+              WHERE x.tenant_id = $1 AND x.lance_transaction = $6 AND x.table_id = t.id
+                AND x.branch = $4) AS transaction_version
       FROM lance_tables t
       LEFT JOIN table_branches b ON b.tenant_id = $1 AND b.table_id = t.id AND b.name = $4
       LEFT JOIN table_versions v ON v.tenant_id = $1 AND v.table_id = t.id
@@ -100,6 +106,7 @@ public final class VersionRepository {
     String[] schemes = new String[n];
     String[] metadata = new String[n];
     UUID[] transactions = new UUID[n];
+    UUID[] lanceTransactions = new UUID[n];
     for (int i = 0; i < n; i++) {
       NewVersion request = requests.get(i);
       tenants[i] = request.tenant().id();
@@ -116,6 +123,7 @@ public final class VersionRepository {
               ? null
               : new JsonObject(new LinkedHashMap<>(request.metadata())).encode();
       transactions[i] = request.transactionId();
+      lanceTransactions[i] = request.lanceTransaction();
     }
     Tuple params =
         statements
@@ -129,7 +137,8 @@ public final class VersionRepository {
             .addArrayOfString(eTags)
             .addArrayOfString(schemes)
             .addArrayOfString(metadata)
-            .addArrayOfUUID(transactions);
+            .addArrayOfUUID(transactions)
+            .addArrayOfUUID(lanceTransactions);
     return db.preparedQuery(withLocation ? statements.insertWithLocation() : statements.insert())
         .execute(withLocation ? params : VersionAudit.addActors(params, requests))
         .map(
@@ -175,7 +184,8 @@ public final class VersionRepository {
     Tuple params =
         tableKey(request.tenant(), request.tableId())
             .addString(request.branch())
-            .addLong(request.version());
+            .addLong(request.version())
+            .addUUID(request.lanceTransaction());
     return db.preparedQuery(INSPECT_SLOT)
         .execute(params)
         .compose(
@@ -193,7 +203,8 @@ public final class VersionRepository {
                       row.getString("location"),
                       row.getBoolean("branch_exists"),
                       row.getValue("version") != null ? TableVersion.from(row) : null,
-                      latest));
+                      latest,
+                      row.getLong("transaction_version")));
             });
   }
 

@@ -22,19 +22,23 @@ record VersionStatements(
    * subqueries the planner cannot flatten ({@code LIMIT 1} on a unique key), so each request costs
    * index probes whatever the statistics say about table sizes. Namespaces travel as their parts
    * joined by {@code /}, which no name contains. The first row of a chain is marked, so that of
-   * concurrent first versions with different numbers only one lands.
+   * concurrent first versions with different numbers only one lands. A row whose Lance transaction
+   * the branch already holds is not inserted either: the unique index on the tenant, transaction,
+   * table and branch makes it conflict, so of two commits of one transaction only one lands, also
+   * when they race.
    */
   private static final String INSERT_ANY_TENANTS =
       """
       INSERT INTO table_versions (tenant_id, table_id, branch, version, manifest_path, requested_path,
-          manifest_size, e_tag, naming_scheme, metadata, transaction_id, timestamp_millis, starts_chain)
+          manifest_size, e_tag, naming_scheme, metadata, transaction_id, timestamp_millis, starts_chain,
+          lance_transaction)
       SELECT t.tenant_id, t.id, r.branch, r.version, r.path, r.path, r.size, r.e_tag, r.scheme,
              r.metadata::jsonb, r.txid, (extract(epoch FROM statement_timestamp()) * 1000)::bigint,
-             CASE WHEN m.latest IS NULL THEN true END
+             CASE WHEN m.latest IS NULL THEN true END, r.lance_txid
       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[],
-                  $7::bigint[], $8::text[], $9::text[], $10::text[], $11::uuid[])
+                  $7::bigint[], $8::text[], $9::text[], $10::text[], $11::uuid[], $12::uuid[])
            WITH ORDINALITY AS r(tenant_id, namespace, name, branch, version, path, size, e_tag, scheme,
-                                metadata, txid, ord)
+                                metadata, txid, lance_txid, ord)
       CROSS JOIN LATERAL (SELECT t.tenant_id, t.id FROM lance_tables t
                           WHERE t.tenant_id = r.tenant_id AND t.namespace = string_to_array(r.namespace, '/')
                             AND t.name = r.name AND t.deregistered_at IS NULL LIMIT 1) t

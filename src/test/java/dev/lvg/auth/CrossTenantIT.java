@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lvg.Api;
+import dev.lvg.ManifestFiles;
 import dev.lvg.TestGateway;
 import dev.lvg.http.SpecOperations;
 import java.nio.file.Files;
@@ -37,7 +38,7 @@ class CrossTenantIT {
             .asText();
     Path staging = Path.of(location, "_versions", "1.manifest-x");
     Files.createDirectories(staging.getParent());
-    Files.writeString(staging, "theirs");
+    Files.write(staging, ManifestFiles.of("theirs"));
     JsonNode committed =
         owner
             .post(

@@ -2,6 +2,7 @@ package dev.lvg.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lvg.ManifestFiles;
 import dev.lvg.storage.Manifests;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -69,7 +70,13 @@ public final class LoadGenerator {
    */
   private static final int AT_RATE_WARM_UP = 10;
 
-  private static final byte[] MANIFEST = new byte[400];
+  /** What a staging manifest carries before its message, so each is about 400 bytes. */
+  private static final byte[] PADDING = new byte[300];
+
+  /** The size of every staging manifest: each names a transaction of its own, of one length. */
+  private static final int MANIFEST_SIZE =
+      ManifestFiles.manifest(PADDING, "0-" + UUID.randomUUID() + ".txn", null).length;
+
   private static final int LANES = 2;
 
   /** The most connections the open loop keeps, each carrying one request at a time. */
@@ -440,7 +447,8 @@ public final class LoadGenerator {
             .get(table)
             .resolve(Manifests.finalName(version, "V2") + "-" + UUID.randomUUID());
     try {
-      Files.write(staging, MANIFEST);
+      Files.write(
+          staging, ManifestFiles.manifest(PADDING, "0-" + UUID.randomUUID() + ".txn", null));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -467,7 +475,7 @@ public final class LoadGenerator {
         + ",\"manifest_path\":\""
         + manifest
         + "\",\"manifest_size\":"
-        + MANIFEST.length
+        + MANIFEST_SIZE
         + ",\"e_tag\":\"e-"
         + version
         + "\",\"naming_scheme\":\"V2\"}";

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lvg.Api;
+import dev.lvg.ManifestFiles;
 import dev.lvg.TestGateway;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,7 +74,8 @@ class DropAndRenameIT {
         .containsExactly("kept");
 
     awaitGone(dropped);
-    assertThat(kept.resolve("_versions/1.manifest")).hasContent("kept version 1");
+    assertThat(ManifestFiles.textOf(kept.resolve("_versions/1.manifest")))
+        .isEqualTo("kept version 1");
     assertThat(countRows("table_versions", answer)).as("the dropped table's versions").isZero();
     assertThat(countRows("table_drops", answer)).as("the finished job").isZero();
 
@@ -96,7 +98,7 @@ class DropAndRenameIT {
     Path fresh = declare("reborn");
     commit("reborn", fresh, 1);
     Files.createDirectories(staging.getParent());
-    Files.writeString(staging, "stale");
+    Files.write(staging, ManifestFiles.of("stale"));
     api.post(
             "/v1/table/ns%24reborn/version/create",
             "{\"version\":2,\"manifest_path\":\"" + staging.toString().substring(1) + "\"}")
@@ -118,7 +120,8 @@ class DropAndRenameIT {
       Thread.sleep(50);
     }
     assertThat(countRows("table_drops", answer)).as("the job ended").isZero();
-    assertThat(inner.resolve("_versions/1.manifest")).hasContent("inner version 1");
+    assertThat(ManifestFiles.textOf(inner.resolve("_versions/1.manifest")))
+        .isEqualTo("inner version 1");
     assertThat(api.post("/v1/table/ns%24inner/version/list", null).assertOk().get("versions"))
         .hasSize(1);
   }
@@ -193,7 +196,7 @@ class DropAndRenameIT {
 
   private static String stageIn(Path location, long version) throws Exception {
     Path staging = location.resolve("_versions/" + version + ".manifest-" + UUID.randomUUID());
-    Files.writeString(staging, "after version " + version);
+    Files.write(staging, ManifestFiles.of("after version " + version));
     return staging.toString().substring(1);
   }
 

@@ -29,7 +29,8 @@ public final class LanceData {
   private LanceData() {}
 
   /** {@code count} rows with ids from {@code first}, as an Arrow stream. */
-  static ArrowReader rows(BufferAllocator allocator, long first, int count) throws Exception {
+  public static ArrowReader rows(BufferAllocator allocator, long first, int count)
+      throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator)) {
       BigIntVector ids = (BigIntVector) root.getVector("id");

@@ -158,13 +158,40 @@ public class LanceDbNodeIT {
    */
   public static JsonNode script(TestGateway gw, String key, Api api, String script)
       throws Exception {
+    api.post("/v1/namespace/ns1/create", "{}").assertOk();
+    return node(script, gw.baseUrl, key);
+  }
+
+  /** Runs {@code script} with {@code args} and answers the JSON line it printed last. */
+  public static JsonNode node(String script, String... args) throws Exception {
+    installed();
+    List<String> command = new ArrayList<>(List.of("node", script));
+    command.addAll(List.of(args));
+    return lastLine(run(command, 180));
+  }
+
+  /** Starts {@code script} with {@code args}, its output going to {@code log}. */
+  public static Process startNode(Path log, String script, String... args) throws Exception {
+    installed();
+    List<String> command = new ArrayList<>(List.of("node", script));
+    command.addAll(List.of(args));
+    return new ProcessBuilder(command)
+        .directory(PROJECT.toFile())
+        .redirectErrorStream(true)
+        .redirectOutput(log.toFile())
+        .start();
+  }
+
+  /** The JSON line {@code output} ends with. */
+  public static JsonNode lastLine(String output) throws Exception {
+    String[] lines = output.strip().split("\n");
+    return new ObjectMapper().readTree(lines[lines.length - 1]);
+  }
+
+  private static void installed() throws Exception {
     if (!Files.isDirectory(PROJECT.resolve("node_modules/@lancedb/lancedb"))) {
       run(List.of("npm", "ci", "--omit=optional", "--no-audit", "--no-fund"), 600);
     }
-    api.post("/v1/namespace/ns1/create", "{}").assertOk();
-    String output = run(List.of("node", script, gw.baseUrl, key), 180);
-    String[] lines = output.strip().split("\n");
-    return new ObjectMapper().readTree(lines[lines.length - 1]);
   }
 
   private static String run(List<String> command, long timeoutSeconds) throws Exception {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lvg.Api;
+import dev.lvg.ManifestFiles;
 import dev.lvg.TestGateway;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -46,7 +47,7 @@ class MonitoringIT {
     String location = api.post("/v1/table/m%24t/declare", "{}").assertOk().get("location").asText();
     Path staging = Path.of(location, "_versions", "1.manifest-m");
     Files.createDirectories(staging.getParent());
-    Files.writeString(staging, "manifest");
+    Files.write(staging, ManifestFiles.of("manifest"));
     api.post(
             "/v1/table/m%24t/version/create",
             "{\"version\":1,\"manifest_path\":\""

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lvg.ManifestFiles;
 import dev.lvg.TestGateway;
 import dev.lvg.bench.ReferenceServer;
 import java.io.IOException;
@@ -348,7 +349,7 @@ class ReferenceDifferentialIT {
       }
       Path staging = versions.resolve(name);
       if (written.add(name)) {
-        Files.writeString(staging, "manifest " + name);
+        Files.write(staging, ManifestFiles.of("manifest " + name));
       }
       return staging.toString().substring(1);
     }

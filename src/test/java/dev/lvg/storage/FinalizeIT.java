@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lvg.Api;
+import dev.lvg.ManifestFiles;
 import dev.lvg.TableLock;
 import dev.lvg.TestGateway;
 import java.nio.file.Files;
@@ -39,7 +40,7 @@ class FinalizeIT {
   private String stage(String name, String content) throws Exception {
     Path staging = table.resolve("_versions").resolve(name);
     Files.createDirectories(staging.getParent());
-    Files.writeString(staging, content);
+    Files.write(staging, ManifestFiles.of(content));
     return staging.toString().substring(1);
   }
 
@@ -64,9 +65,11 @@ class FinalizeIT {
     assertThat(first.get("version").get("manifest_path").asText())
         .isEqualTo(finalManifest.toString().substring(1));
     assertThat(first.get("version").get("manifest_size").longValue())
-        .isEqualTo("manifest one".length());
-    assertThat(first.get("version").get("e_tag").asText()).matches("[0-9a-f]+-[0-9a-f]+-c");
-    assertThat(Files.readString(finalManifest)).isEqualTo("manifest one");
+        .isEqualTo(ManifestFiles.of("manifest one").length);
+    assertThat(first.get("version").get("e_tag").asText())
+        .matches(
+            "[0-9a-f]+-[0-9a-f]+-" + Integer.toHexString(ManifestFiles.of("manifest one").length));
+    assertThat(ManifestFiles.textOf(finalManifest)).isEqualTo("manifest one");
     assertThat(Files.exists(Path.of("/" + staging))).isFalse();
 
     assertThat(api.post(CREATE, create(1, staging, "V2")).assertOk()).isEqualTo(first);
@@ -79,36 +82,37 @@ class FinalizeIT {
   @Test
   void namingSchemesAndBranchesPickTheFinalName() throws Exception {
     api.post(CREATE, create(1, stage("1.manifest-a", "v1"), "V1")).assertOk();
-    assertThat(Files.readString(table.resolve("_versions/1.manifest"))).isEqualTo("v1");
+    assertThat(ManifestFiles.textOf(table.resolve("_versions/1.manifest"))).isEqualTo("v1");
     api.post(CREATE, create(2, stage("18446744073709551613.manifest-b", "v2"), "V2")).assertOk();
-    assertThat(Files.readString(table.resolve("_versions/18446744073709551613.manifest")))
+    assertThat(ManifestFiles.textOf(table.resolve("_versions/18446744073709551613.manifest")))
         .isEqualTo("v2");
     api.post("/v1/table/ns%24t/branches/create", "{\"name\":\"dev\"}").assertOk();
     Path branchStaging = table.resolve("tree/dev/_versions/3.manifest-c");
     Files.createDirectories(branchStaging.getParent());
-    Files.writeString(branchStaging, "b3");
+    Files.write(branchStaging, ManifestFiles.of("b3"));
     api.post(
             CREATE,
             "{\"branch\":\"dev\",\"version\":3,\"manifest_path\":\""
                 + branchStaging.toString().substring(1)
                 + "\",\"naming_scheme\":\"V1\"}")
         .assertOk();
-    assertThat(Files.readString(table.resolve("tree/dev/_versions/3.manifest"))).isEqualTo("b3");
+    assertThat(ManifestFiles.textOf(table.resolve("tree/dev/_versions/3.manifest")))
+        .isEqualTo("b3");
   }
 
   @Test
   void missingStagingIs400AndAForeignFinalManifestIs409() throws Exception {
     api.post(CREATE, create(1, table.toString().substring(1) + "/_versions/1.manifest-never", "V1"))
         .assertError(400, 13);
-    Files.writeString(table.resolve("_versions/1.manifest"), "someone else's commit");
+    Files.write(table.resolve("_versions/1.manifest"), ManifestFiles.of("someone else's commit"));
     String staging = stage("1.manifest-mine", "mine");
     api.post(CREATE, create(1, staging, "V1")).assertError(409, 14);
-    assertThat(Files.readString(table.resolve("_versions/1.manifest")))
+    assertThat(ManifestFiles.textOf(table.resolve("_versions/1.manifest")))
         .isEqualTo("someone else's commit");
     assertThat(api.post("/v1/table/ns%24t/version/list", null).assertOk().get("versions"))
         .isEmpty();
 
-    Files.writeString(table.resolve("_versions/2.manifest"), "same bytes");
+    Files.write(table.resolve("_versions/2.manifest"), ManifestFiles.of("same bytes"));
     api.post(
             "/v1/table/ns%24t/version/delete",
             "{\"ranges\":[{\"start_version\":0,\"end_version\":-1}]}")
@@ -126,7 +130,7 @@ class FinalizeIT {
         Path.of(
             api.post("/v1/table/ns%24other/describe", "{}").assertOk().get("location").asText());
     Files.createDirectories(other.resolve("_versions"));
-    Files.writeString(other.resolve("_versions/1.manifest-x"), "theirs");
+    Files.write(other.resolve("_versions/1.manifest-x"), ManifestFiles.of("theirs"));
     for (String bad :
         new String[] {
           other.toString().substring(1) + "/_versions/1.manifest-x",
@@ -140,7 +144,7 @@ class FinalizeIT {
         }) {
       api.post(CREATE, create(1, bad, "V1")).assertError(400, 13);
     }
-    assertThat(Files.readString(other.resolve("_versions/1.manifest-x"))).isEqualTo("theirs");
+    assertThat(ManifestFiles.textOf(other.resolve("_versions/1.manifest-x"))).isEqualTo("theirs");
   }
 
   /** Declares table {@code name} in namespace ns; its {@code _versions} directory exists. */
@@ -162,7 +166,7 @@ class FinalizeIT {
 
   private static String staged(Path table, String name, String content) throws Exception {
     Path staging = table.resolve("_versions").resolve(name);
-    Files.writeString(staging, content);
+    Files.write(staging, ManifestFiles.of(content));
     return staging.toString().substring(1);
   }
 
@@ -174,7 +178,7 @@ class FinalizeIT {
     Path missing = declareTable("missing");
     Path foreign = declareTable("foreign");
     Path gap = declareTable("gap");
-    Files.writeString(foreign.resolve("_versions/1.manifest"), "someone else's commit");
+    Files.write(foreign.resolve("_versions/1.manifest"), ManifestFiles.of("someone else's commit"));
     api.post("/v1/table/ns%24gap/version/create", create(1, staged(gap, "1.m-a", "g1"), "V1"))
         .assertOk();
     CompletableFuture<Api.Response> first;
@@ -198,10 +202,10 @@ class FinalizeIT {
     mixed.get(3).join().assertError(409, 14);
     mixed.get(4).join().assertError(409, 14);
     mixed.get(5).join().assertError(404, 4);
-    assertThat(Files.readString(good.resolve("_versions/1.manifest"))).isEqualTo("g1");
-    assertThat(Files.readString(other.resolve("_versions/1.manifest"))).isEqualTo("o1");
+    assertThat(ManifestFiles.textOf(good.resolve("_versions/1.manifest"))).isEqualTo("g1");
+    assertThat(ManifestFiles.textOf(other.resolve("_versions/1.manifest"))).isEqualTo("o1");
     assertThat(Files.exists(good.resolve("_versions/1.m-a"))).isFalse();
-    assertThat(Files.readString(foreign.resolve("_versions/1.manifest")))
+    assertThat(ManifestFiles.textOf(foreign.resolve("_versions/1.manifest")))
         .isEqualTo("someone else's commit");
     for (String name : List.of("good", "other", "gap")) {
       assertThat(
@@ -265,7 +269,7 @@ class FinalizeIT {
         statement.execute("DROP FUNCTION refuse_doomed()");
       }
     }
-    assertThat(Files.readString(good.resolve("_versions/1.manifest"))).isEqualTo("g1");
+    assertThat(ManifestFiles.textOf(good.resolve("_versions/1.manifest"))).isEqualTo("g1");
     assertThat(api.post("/v1/table/ns%24doomed/version/list", null).assertOk().get("versions"))
         .as("the refused version's row went with its transaction")
         .isEmpty();
@@ -274,7 +278,7 @@ class FinalizeIT {
             .assertOk();
     assertThat(retried.get("version").get("manifest_path").asText())
         .endsWith("/_versions/424242.manifest");
-    assertThat(Files.readString(doomed.resolve("_versions/424242.manifest"))).isEqualTo("d");
+    assertThat(ManifestFiles.textOf(doomed.resolve("_versions/424242.manifest"))).isEqualTo("d");
   }
 
   @Test
@@ -324,7 +328,7 @@ class FinalizeIT {
       }
     }
     assertThat(winners).hasSize(1);
-    assertThat(Files.readString(table.resolve("_versions/1.manifest")))
+    assertThat(ManifestFiles.textOf(table.resolve("_versions/1.manifest")))
         .isEqualTo("content " + winners.get(0));
   }
 
@@ -333,7 +337,7 @@ class FinalizeIT {
     stage("1.manifest-dead", "dead attempt");
     Path abandoned = table.resolve("_versions/1.manifest");
     Path mark = table.resolve("_versions/.1.manifest." + UUID.randomUUID() + ".lvg");
-    Files.writeString(mark, "dead attempt");
+    Files.write(mark, ManifestFiles.of("dead attempt"));
     Files.createLink(abandoned, mark);
     api.post("/v1/table/ns%24t/version/describe", "{\"version\":1}").assertError(404, 11);
 
@@ -341,7 +345,7 @@ class FinalizeIT {
         api.post(CREATE, create(1, stage("1.manifest-live", "live attempt"), "V1")).assertOk();
 
     assertThat(body.get("version").get("version").longValue()).isEqualTo(1);
-    assertThat(Files.readString(abandoned)).isEqualTo("live attempt");
+    assertThat(ManifestFiles.textOf(abandoned)).isEqualTo("live attempt");
     assertThat(versionFiles()).containsExactlyInAnyOrder("1.manifest", "1.manifest-dead");
   }
 
@@ -349,7 +353,7 @@ class FinalizeIT {
   void aRetryAfterACrashBetweenCommitAndCleanupGetsTheRowAndCleansUp() throws Exception {
     String staging = stage("1.manifest-once", "committed once");
     JsonNode first = api.post(CREATE, create(1, staging, "V1")).assertOk();
-    Files.writeString(Path.of("/" + staging), "committed once");
+    Files.write(Path.of("/" + staging), ManifestFiles.of("committed once"));
     String attempt = first.get("transaction_id").asText();
     Path mark = table.resolve("_versions/.1.manifest." + attempt + ".lvg");
     Files.createLink(mark, table.resolve("_versions/1.manifest"));

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lvg.Api;
+import dev.lvg.ManifestFiles;
 import dev.lvg.TableLock;
 import dev.lvg.TestGateway;
+import dev.lvg.version.TableVersion;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,6 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -131,12 +134,14 @@ class S3FinalizeIT {
   private String stage(String name, String content) {
     String key = tableKey + "/_versions/" + name;
     s3.client.putObject(
-        put -> put.bucket(S3Server.BUCKET).key(key), RequestBody.fromString(content));
+        put -> put.bucket(S3Server.BUCKET).key(key),
+        RequestBody.fromBytes(ManifestFiles.of(content)));
     return key;
   }
 
   private String read(String key) {
-    return s3.client.getObjectAsBytes(get -> get.bucket(S3Server.BUCKET).key(key)).asUtf8String();
+    return ManifestFiles.textOf(
+        s3.client.getObjectAsBytes(get -> get.bucket(S3Server.BUCKET).key(key)).asByteArray());
   }
 
   private boolean exists(String key) {
@@ -162,13 +167,33 @@ class S3FinalizeIT {
   }
 
   @Test
+  void aLanceTransactionIsCommittedOnceOnS3EvenFromAManifestLargerThanOneRead() {
+    UUID transaction = UUID.randomUUID();
+    String first = tableKey + "/_versions/18446744073709551614.manifest-t1";
+    byte[] large = ManifestFiles.manifest(new byte[10], 200_000, "0-" + transaction + ".txn", null);
+    s3.client.putObject(
+        put -> put.bucket(S3Server.BUCKET).key(first), RequestBody.fromBytes(large));
+    JsonNode created = api.post(CREATE, create(1, first)).assertOk();
+    assertThat(created.get("version").get("metadata").get(TableVersion.LANCE_TRANSACTION).asText())
+        .isEqualTo(transaction.toString());
+
+    String again = tableKey + "/_versions/18446744073709551613.manifest-t2";
+    byte[] rebased = ManifestFiles.manifest(new byte[10], "1-" + transaction + ".txn", null);
+    s3.client.putObject(
+        put -> put.bucket(S3Server.BUCKET).key(again), RequestBody.fromBytes(rebased));
+    assertThat(api.post(CREATE, create(2, again)).assertError(409, 14).json().get("error").asText())
+        .isEqualTo("transaction " + transaction + " is already committed as version 1");
+    assertThat(exists(tableKey + "/_versions/18446744073709551613.manifest")).isFalse();
+  }
+
+  @Test
   void stagingBecomesTheFinalObjectAndARetryGetsTheSameRow() {
     String staging = stage("18446744073709551614.manifest-a", "s3 manifest");
     JsonNode first = api.post(CREATE, create(1, staging)).assertOk();
     String finalKey = tableKey + "/_versions/18446744073709551614.manifest";
     assertThat(first.get("version").get("manifest_path").asText()).isEqualTo(finalKey);
     assertThat(first.get("version").get("manifest_size").longValue())
-        .isEqualTo("s3 manifest".length());
+        .isEqualTo(ManifestFiles.of("s3 manifest").length);
     assertThat(first.get("version").get("e_tag").asText()).isNotBlank();
     assertThat(read(finalKey)).isEqualTo("s3 manifest");
     assertThat(exists(staging)).isFalse();
@@ -179,7 +204,8 @@ class S3FinalizeIT {
   void aForeignFinalObjectIsNeverOverwritten() {
     String finalKey = tableKey + "/_versions/18446744073709551614.manifest";
     s3.client.putObject(
-        put -> put.bucket(S3Server.BUCKET).key(finalKey), RequestBody.fromString("foreign"));
+        put -> put.bucket(S3Server.BUCKET).key(finalKey),
+        RequestBody.fromBytes(ManifestFiles.of("foreign")));
     api.post(CREATE, create(1, stage("18446744073709551614.manifest-b", "mine")))
         .assertError(409, 14);
     assertThat(read(finalKey)).isEqualTo("foreign");
@@ -235,7 +261,8 @@ class S3FinalizeIT {
 
       String foreign = tableKey + "/_versions/8.manifest";
       s3.client.putObject(
-          put -> put.bucket(S3Server.BUCKET).key(foreign), RequestBody.fromString("foreign"));
+          put -> put.bucket(S3Server.BUCKET).key(foreign),
+          RequestBody.fromBytes(ManifestFiles.of("foreign")));
       assertThat(join(store.removeAbandoned(foreign))).isFalse();
       assertThat(read(foreign)).isEqualTo("foreign");
       assertThatThrownBy(() -> join(store.read(tableKey + "/absent")))
@@ -332,10 +359,16 @@ class S3FinalizeIT {
     api.post("/v1/table/ns%24t/tags/create", "{\"tag\":\"release\",\"version\":1}")
         .assertError(409, 9);
     String tagKey = tableKey + "/_refs/tags/release.json";
-    assertThat(read(tagKey)).contains("\"version\"").contains("\"manifestSize\" : 14");
+    assertThat(
+            s3.client
+                .getObjectAsBytes(get -> get.bucket(S3Server.BUCKET).key(tagKey))
+                .asUtf8String())
+        .contains("\"version\"")
+        .contains("\"manifestSize\" : " + ManifestFiles.of("tagged version").length);
     JsonNode tags = api.post("/v1/table/ns%24t/tags/list", "{}").assertOk().get("tags");
     assertThat(tags.get("release").get("version").asLong()).isEqualTo(1);
-    assertThat(tags.get("release").get("manifestSize").asLong()).isEqualTo(14);
+    assertThat(tags.get("release").get("manifestSize").asLong())
+        .isEqualTo(ManifestFiles.of("tagged version").length);
     api.post("/v1/table/ns%24t/tags/delete", "{\"tag\":\"release\"}").assertOk();
     assertThat(exists(tagKey)).isFalse();
     api.post("/v1/table/ns%24t/tags/version", "{\"tag\":\"release\"}").assertError(404, 8);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lvg.Api;
+import dev.lvg.ManifestFiles;
 import dev.lvg.TestGateway;
 import java.util.HashMap;
 import java.util.Map;
@@ -29,7 +30,8 @@ class StorageOutageIT {
             declared.get("location").asText().substring(("s3://" + S3Server.BUCKET + "/").length());
         String staging = tableKey + "/_versions/1.manifest-a";
         s3.client.putObject(
-            put -> put.bucket(S3Server.BUCKET).key(staging), RequestBody.fromString("m"));
+            put -> put.bucket(S3Server.BUCKET).key(staging),
+            RequestBody.fromBytes(ManifestFiles.of("m")));
 
         s3.stopServing();
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lvg.Api;
+import dev.lvg.ManifestFiles;
 import dev.lvg.TestGateway;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +28,7 @@ class TagIT {
     for (long v = 1; v <= 2; v++) {
       Path staging = table.resolve("_versions/" + v + ".manifest-" + UUID.randomUUID());
       Files.createDirectories(staging.getParent());
-      Files.writeString(staging, "manifest of version " + v);
+      Files.write(staging, ManifestFiles.of("manifest of version " + v));
       api.post(
               T + "/version/create",
               "{\"version\":"
@@ -42,7 +43,8 @@ class TagIT {
     JsonNode created = api.post(T + "/tags/create", "{\"tag\":\"first\",\"version\":1}").assertOk();
     JsonNode file = new ObjectMapper().readTree(table.resolve("_refs/tags/first.json").toFile());
     assertThat(file.get("version").asLong()).isEqualTo(1);
-    assertThat(file.get("manifestSize").asLong()).isEqualTo("manifest of version 1".length());
+    assertThat(file.get("manifestSize").asLong())
+        .isEqualTo(ManifestFiles.of("manifest of version 1").length);
     assertThat(file.get("branch").isNull()).isTrue();
     assertThat(
             api.post(

@@ -25,11 +25,14 @@ class CommitDecisionTest {
         null,
         null,
         null,
-        UUID.randomUUID());
+        UUID.randomUUID(),
+        null,
+        null);
   }
 
   private static TableVersion row(long version, String requested, String finalPath) {
-    return new TableVersion(version, finalPath, requested, 3L, "e", null, UUID.randomUUID(), 1L);
+    return new TableVersion(
+        version, finalPath, requested, 3L, "e", null, UUID.randomUUID(), 1L, null);
   }
 
   private static ErrorCode refusal(CommitDecision.Decision decision) {
@@ -104,5 +107,28 @@ class CommitDecisionTest {
     Commit replay =
         CommitDecision.answer(request, new Slot("/t", true, stored, 4L), outage).result();
     assertThat(replay).isEqualTo(new Commit(stored, false));
+  }
+
+  @Test
+  void aTransactionTheBranchHoldsIsRefusedNamingItsVersionAfterTheReplayCheck() {
+    UUID transaction = UUID.randomUUID();
+    NewVersion again = request(3, "main", "staging-3").withStagedManifest(transaction, null);
+    CommitDecision.Decision decision =
+        CommitDecision.decide(again, new Slot("/t", true, null, 2L, 2L));
+    assertThat(refusal(decision)).isEqualTo(ErrorCode.CONCURRENT_MODIFICATION);
+    assertThat(((CommitDecision.Refused) decision).error().getMessage())
+        .isEqualTo("transaction " + transaction + " is already committed as version 2");
+
+    TableVersion stored = row(3, "staging-3", "final");
+    assertThat(CommitDecision.decide(again, new Slot("/t", true, stored, 3L, 3L)))
+        .as("a retry of the request that committed it")
+        .isEqualTo(new CommitDecision.Replay(stored));
+    NewVersion onBranch = request(5, "dev", "s").withStagedManifest(transaction, null);
+    assertThat(
+            ((CommitDecision.Refused)
+                    CommitDecision.decide(onBranch, new Slot("/t", true, null, 4L, 4L)))
+                .error()
+                .getMessage())
+        .endsWith("as version 4 of branch dev");
   }
 }

@@ -41,7 +41,8 @@ class CommitQueueTest {
                         null,
                         null,
                         pending.request().transactionId(),
-                        0),
+                        0,
+                        null),
                     true));
       }
       running.get(index).complete();
@@ -59,7 +60,9 @@ class CommitQueueTest {
         null,
         null,
         null,
-        UUID.randomUUID());
+        UUID.randomUUID(),
+        null,
+        null);
   }
 
   private static List<Long> versions(List<CommitQueue.Pending> batch) {

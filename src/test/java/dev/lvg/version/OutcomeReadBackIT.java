@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lvg.Api;
 import dev.lvg.ConnectionCutter;
+import dev.lvg.ManifestFiles;
 import dev.lvg.TestGateway;
 import io.vertx.pgclient.PgConnectOptions;
 import java.io.IOException;
@@ -62,7 +63,7 @@ class OutcomeReadBackIT {
   private static Path stage(Path table, String suffix, String content) throws IOException {
     Path staging = table.resolve("_versions/1.manifest-" + suffix);
     Files.createDirectories(staging.getParent());
-    Files.writeString(staging, content);
+    Files.write(staging, ManifestFiles.of(content));
     return staging;
   }
 
@@ -107,7 +108,7 @@ class OutcomeReadBackIT {
 
     assertThat(answer.get("version").get("manifest_path").asText())
         .endsWith("_versions/1.manifest");
-    assertThat(Files.readString(table.resolve("_versions/1.manifest")))
+    assertThat(ManifestFiles.textOf(table.resolve("_versions/1.manifest")))
         .isEqualTo("committed, answer lost");
     assertThat(Files.exists(staging)).as("the staging manifest was cleaned up").isFalse();
     assertThat(api.post("/v1/table/rb%24t/version/list", null).assertOk().get("versions"))
@@ -131,7 +132,7 @@ class OutcomeReadBackIT {
         .isEmpty();
 
     api.post("/v1/table/rb%24t/version/create", body).assertOk();
-    assertThat(Files.readString(table.resolve("_versions/1.manifest")))
+    assertThat(ManifestFiles.textOf(table.resolve("_versions/1.manifest")))
         .isEqualTo("rolled back, then retried");
   }
 
@@ -156,7 +157,7 @@ class OutcomeReadBackIT {
     JsonNode retried = api.post("/v1/table/rb%24t/version/create", body).assertOk();
     assertThat(retried.get("version").get("manifest_path").asText())
         .endsWith("_versions/1.manifest");
-    assertThat(Files.readString(table.resolve("_versions/1.manifest")))
+    assertThat(ManifestFiles.textOf(table.resolve("_versions/1.manifest")))
         .isEqualTo("finalized, rolled back, then retried");
     assertThat(api.post("/v1/table/rb%24t/version/list", null).assertOk().get("versions"))
         .hasSize(1);
