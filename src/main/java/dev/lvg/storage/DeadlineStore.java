@@ -93,6 +93,11 @@ public final class DeadlineStore implements ObjectStore {
   }
 
   @Override
+  public List<Future<Range>> readTails(List<String> keys, int length) {
+    return store.readTails(keys, length).stream().map(tail -> bounded("read", tail)).toList();
+  }
+
+  @Override
   public Future<Range> readRange(String key, long offset, int length) {
     return bounded("read", store.readRange(key, offset, length));
   }

@@ -52,7 +52,12 @@ public final class LanceManifest {
    * otherwise.
    */
   public static Future<UUID> transactionOf(ObjectStore store, String key) {
-    return store.readTail(key, TAIL).compose(tail -> new Reading(store, key, tail).transaction());
+    return store.readTail(key, TAIL).compose(tail -> transactionOf(store, key, tail));
+  }
+
+  /** {@link #transactionOf(ObjectStore, String)} from the file's last {@link #TAIL} bytes. */
+  static Future<UUID> transactionOf(ObjectStore store, String key, ObjectStore.Range tail) {
+    return new Reading(store, key, tail).transaction();
   }
 
   /** One manifest being read: its tail in hand, more fetched when needed. */

@@ -114,6 +114,13 @@ public final class LocalFileStore implements ObjectStore {
     return blocking("read", key, () -> LocalFiles.readPart(key, -1, length));
   }
 
+  /** All the tails in one worker task: one hand-off for a batch instead of one per manifest. */
+  @Override
+  public List<Future<Range>> readTails(List<String> keys, int length) {
+    return LocalFiles.each(
+        vertx.executeBlocking(() -> LocalFiles.readTails(keys, length), false), keys.size());
+  }
+
   @Override
   public Future<Range> readRange(String key, long offset, int length) {
     return blocking("read", key, () -> LocalFiles.readPart(key, offset, length));

@@ -3,6 +3,7 @@ package dev.lvg.storage;
 import dev.lvg.storage.ObjectStore.Copy;
 import dev.lvg.storage.ObjectStore.CopyOutcome;
 import dev.lvg.storage.ObjectStore.ObjectInfo;
+import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -14,7 +15,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -179,5 +182,35 @@ final class LocalFiles {
     } catch (NoSuchFileException e) {
       throw new ObjectStore.NoSuchObjectException(key);
     }
+  }
+
+  /** The last {@code length} bytes of each file, or what went wrong reading it, in order. */
+  static List<Object> readTails(List<String> keys, int length) {
+    List<Object> tails = new ArrayList<>(keys.size());
+    for (String key : keys) {
+      try {
+        tails.add(readPart(key, -1, length));
+      } catch (ObjectStore.NoSuchObjectException missing) {
+        tails.add(missing);
+      } catch (IOException | RuntimeException failed) {
+        tails.add(new StorageException("read", key, failed));
+      }
+    }
+    return tails;
+  }
+
+  /** One answer per element of what {@code read} answers: a range, or the failure in its place. */
+  static List<Future<ObjectStore.Range>> each(Future<List<Object>> read, int count) {
+    List<Future<ObjectStore.Range>> answers = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      int index = i;
+      answers.add(
+          read.compose(
+              tails ->
+                  tails.get(index) instanceof ObjectStore.Range tail
+                      ? Future.succeededFuture(tail)
+                      : Future.failedFuture((Throwable) tails.get(index))));
+    }
+    return answers;
   }
 }

@@ -135,35 +135,67 @@ public final class Manifests {
   }
 
   /**
-   * Reads the transaction of the staging manifest at {@code manifestPath} (see {@link
-   * LanceManifest}) when finalizing; fails only when the store does.
+   * Reads the transaction of each staging manifest at {@code manifestPaths} (see {@link
+   * LanceManifest}) when finalizing, their tails in one call to the store; one answer per path, in
+   * order, failed only where the store failed.
    */
-  public Future<Staged> staged(String manifestPath) {
+  public List<Future<Staged>> staged(List<String> manifestPaths) {
+    List<Future<Staged>> answers = new ArrayList<>(manifestPaths.size());
+    List<String> keys = new ArrayList<>();
+    for (String path : manifestPaths) {
+      String key = stagingKey(path);
+      answers.add(key == null ? Future.succeededFuture(Staged.UNREAD) : null);
+      if (key != null) {
+        keys.add(key);
+      }
+    }
+    List<Future<ObjectStore.Range>> tails =
+        keys.isEmpty() ? List.of() : store.readTails(keys, LanceManifest.TAIL);
+    for (int i = 0, k = 0; i < answers.size(); i++) {
+      if (answers.get(i) == null) {
+        String key = keys.get(k);
+        answers.set(
+            i,
+            tails
+                .get(k++)
+                .compose(tail -> LanceManifest.transactionOf(store, key, tail))
+                .map(uuid -> new Staged(uuid, null, uuid == null))
+                .recover(Manifests::unread));
+      }
+    }
+    return answers;
+  }
+
+  /**
+   * The key of a staging manifest to read: when finalizing, a key in the root's store in a {@code
+   * _versions/} directory; {@code null} for any other path, which the commit's own checks answer.
+   */
+  private String stagingKey(String manifestPath) {
     String storePrefix = root.keyOf(root.locationPrefix());
     if (!finalize || storePrefix == null) {
-      return Future.succeededFuture(Staged.UNREAD);
+      return null;
     }
     String key;
     try {
       key = root.manifestKey(manifestPath);
     } catch (ApiException notAKey) {
-      return Future.succeededFuture(Staged.UNREAD);
+      return null;
     }
     int slash = key.lastIndexOf('/');
-    if (!key.startsWith(storePrefix)
-        || slash < VERSIONS.length()
-        || !key.startsWith(VERSIONS, slash + 1 - VERSIONS.length())) {
-      return Future.succeededFuture(Staged.UNREAD);
-    }
-    return LanceManifest.transactionOf(store, key)
-        .map(uuid -> new Staged(uuid, null, uuid == null))
-        .recover(
-            failure ->
-                failure instanceof ApiException notAManifest
-                    ? Future.succeededFuture(new Staged(null, notAManifest, false))
-                    : failure instanceof ObjectStore.NoSuchObjectException
-                        ? Future.succeededFuture(Staged.UNREAD)
-                        : Future.failedFuture(failure));
+    return key.startsWith(storePrefix)
+            && slash >= VERSIONS.length()
+            && key.startsWith(VERSIONS, slash + 1 - VERSIONS.length())
+        ? key
+        : null;
+  }
+
+  /** A read that failed: not a manifest, or no file (the copy answers that); else the failure. */
+  private static Future<Staged> unread(Throwable failure) {
+    return failure instanceof ApiException notAManifest
+        ? Future.succeededFuture(new Staged(null, notAManifest, false))
+        : failure instanceof ObjectStore.NoSuchObjectException
+            ? Future.succeededFuture(Staged.UNREAD)
+            : Future.failedFuture(failure);
   }
 
   /** A staging manifest and the final manifest it becomes, as keys of one store. */

@@ -26,6 +26,14 @@ public interface ObjectStore {
   Future<Range> readTail(String key, int length);
 
   /**
+   * {@link #readTail} for several objects at once, one answer per key in order; a store may share
+   * the work among them (one worker task for all).
+   */
+  default List<Future<Range>> readTails(List<String> keys, int length) {
+    return keys.stream().map(key -> readTail(key, length)).toList();
+  }
+
+  /**
    * Up to {@code length} bytes of the object from {@code offset} (fewer at its end) and its size;
    * fails with {@link NoSuchObjectException} when it does not exist or is not a plain object.
    */

@@ -7,6 +7,8 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The gateway's one commit pipeline: {@code version/create} requests from every event loop join one
@@ -36,7 +38,7 @@ public final class Committer {
     this.metrics = metrics;
     this.queue =
         new CommitQueue(
-            new VersionCommitter(vertx, pool, repository, manifests),
+            readingStaged(new VersionCommitter(vertx, pool, repository, manifests)),
             batchesInFlight,
             batchSize,
             oneTenantPerBatch,
@@ -50,22 +52,45 @@ public final class Committer {
   }
 
   /**
-   * Commits a version; the answer completes on the caller's context. When finalizing, the staging
-   * manifest is read first for the Lance transaction it names, which a branch holds only once.
+   * When finalizing, each batch first reads its requests' staging manifests (one call to the store
+   * for the batch) for the Lance transactions they name, which a branch holds only once; a request
+   * whose read failed is answered with the failure.
    */
-  public Future<Commit> submit(NewVersion request) {
-    return manifests
-        .staged(request.manifestPath())
-        .compose(
-            staged -> {
-              if (staged.namesNone()) {
-                metrics.versionWithoutTransaction();
-              }
-              return enqueue(request.withStagedManifest(staged.transaction(), staged.unreadable()));
-            });
+  private CommitQueue.BatchRunner readingStaged(CommitQueue.BatchRunner runner) {
+    if (!manifests.finalizes()) {
+      return runner;
+    }
+    return (batch, release) -> {
+      List<Future<Manifests.Staged>> staged =
+          manifests.staged(
+              batch.stream().map(pending -> pending.request().manifestPath()).toList());
+      return Future.join(staged)
+          .transform(
+              read -> {
+                List<CommitQueue.Pending> ready = new ArrayList<>(batch.size());
+                for (int i = 0; i < batch.size(); i++) {
+                  CommitQueue.Pending pending = batch.get(i);
+                  if (staged.get(i).failed()) {
+                    pending.answer().tryFail(staged.get(i).cause());
+                    continue;
+                  }
+                  Manifests.Staged manifest = staged.get(i).result();
+                  if (manifest.namesNone()) {
+                    metrics.versionWithoutTransaction();
+                  }
+                  NewVersion request =
+                      pending
+                          .request()
+                          .withStagedManifest(manifest.transaction(), manifest.unreadable());
+                  ready.add(new CommitQueue.Pending(request, pending.answer()));
+                }
+                return ready.isEmpty() ? Future.succeededFuture() : runner.run(ready, release);
+              });
+    };
   }
 
-  private Future<Commit> enqueue(NewVersion request) {
+  /** Commits a version; the answer completes on the caller's context. */
+  public Future<Commit> submit(NewVersion request) {
     Context caller = Vertx.currentContext();
     Promise<Commit> answer = Promise.promise();
     context.runOnContext(
