@@ -3,12 +3,16 @@ package dev.lvg;
 import dev.lvg.admin.AdminCommand;
 import dev.lvg.config.ConfigException;
 import dev.lvg.config.GatewayConfig;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * {@code java -jar lance-version-gateway.jar}: start, serve until SIGTERM, stop cleanly; with
  * {@code tenants ...} or {@code keys ...}, run that admin command and exit; with {@code help},
- * print the usage and exit.
+ * print the usage and exit. Under a locale that cannot name files in UTF-8 it first runs itself
+ * again under one that can ({@link Utf8Relaunch}).
  */
 public final class Main {
   static final String USAGE =
@@ -58,6 +62,16 @@ public final class Main {
     Integer exit = beforeStart(args, System.out, System.err);
     if (exit != null) {
       System.exit(exit);
+      return;
+    }
+    Optional<List<String>> relaunch = Utf8Relaunch.command(args, System.getenv());
+    if (relaunch.isPresent()) {
+      try {
+        System.exit(Utf8Relaunch.run(relaunch.get()));
+      } catch (IOException | InterruptedException e) {
+        System.err.println("lance-version-gateway: could not run again in UTF-8: " + e);
+        System.exit(1);
+      }
       return;
     }
     if (AdminCommand.isCommand(args)) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class MainTest {
@@ -43,5 +44,23 @@ class MainTest {
     assertThat(run()).isNull();
     assertThat(run("tenants", "create", "acme")).isNull();
     assertThat(out.size() + err.size()).isZero();
+  }
+
+  @Test
+  void aJvmThatCannotNameFilesInUtf8RunsItselfAgainAndOnlyOnce() {
+    String[] args = {"tenants", "list"};
+    assertThat(Utf8Relaunch.command(args, Map.of(Utf8Relaunch.RELAUNCHED, "1")))
+        .as("a relaunched child")
+        .isEmpty();
+    if (Utf8Relaunch.namesFilesInUtf8()) {
+      assertThat(Utf8Relaunch.command(args, Map.of())).isEmpty();
+    } else {
+      assertThat(Utf8Relaunch.command(args, Map.of()))
+          .hasValueSatisfying(
+              command ->
+                  assertThat(command)
+                      .contains("-cp")
+                      .endsWith(Main.class.getName(), "tenants", "list"));
+    }
   }
 }
