@@ -138,7 +138,7 @@ public final class Gateway implements AutoCloseable {
   /** Starts with {@code clock} telling the time vended credentials are judged by. */
   static Gateway start(GatewayConfig config, Clock clock) {
     String fileNames = System.getProperty("sun.jnu.encoding");
-    if ("UTF-8".equalsIgnoreCase(fileNames)) {
+    if (Utf8Relaunch.namesFilesInUtf8()) {
       LOG.info("file names are encoded as {}", fileNames);
     } else {
       LOG.warn(

@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * <p>One ranged read of the file's tail usually holds the whole manifest; a larger one costs one
  * more read. Fields are walked with the protobuf runtime and skipped unread except the two needed.
  */
-public final class LanceManifest {
+final class LanceManifest {
   /** How much of a manifest's end the first read takes (Lance's own reader prefetches as much). */
   static final int TAIL = 64 * 1024;
 
@@ -46,16 +46,11 @@ public final class LanceManifest {
   private LanceManifest() {}
 
   /**
-   * The uuid of the transaction the manifest at {@code key} names, or {@code null} when it names
-   * none (or is too large to read). Fails with 400 code 13 when the object is not a Lance manifest,
-   * with {@link ObjectStore.NoSuchObjectException} when there is none, and with the store's failure
-   * otherwise.
+   * The uuid of the transaction the manifest at {@code key} names, from {@code tail} (the file's
+   * last {@link #TAIL} bytes), or {@code null} when it names none (or is too large to read). Fails
+   * with 400 code 13 when the object is not a Lance manifest, with {@link
+   * ObjectStore.NoSuchObjectException} when there is none, and with the store's failure otherwise.
    */
-  public static Future<UUID> transactionOf(ObjectStore store, String key) {
-    return store.readTail(key, TAIL).compose(tail -> transactionOf(store, key, tail));
-  }
-
-  /** {@link #transactionOf(ObjectStore, String)} from the file's last {@link #TAIL} bytes. */
   static Future<UUID> transactionOf(ObjectStore store, String key, ObjectStore.Range tail) {
     return new Reading(store, key, tail).transaction();
   }

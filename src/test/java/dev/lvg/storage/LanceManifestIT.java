@@ -63,7 +63,11 @@ class LanceManifestIT {
   }
 
   private static UUID transactionOf(Path manifest) throws Exception {
-    return await(LanceManifest.transactionOf(store, manifest.toString()));
+    String key = manifest.toString();
+    return await(
+        store
+            .readTail(key, LanceManifest.TAIL)
+            .compose(tail -> LanceManifest.transactionOf(store, key, tail)));
   }
 
   private static ApiException refusal(Path file) throws Exception {

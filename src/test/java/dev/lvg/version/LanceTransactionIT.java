@@ -174,10 +174,19 @@ class LanceTransactionIT {
   void recordModeReadsNoManifest() throws Exception {
     Api api = TestGateway.shared().api(TestGateway.shared().newTenant("recorded"));
     api.post("/v1/namespace/ns/create", "{}").assertOk();
-    api.post(T + "/declare", "{}").assertOk();
-    JsonNode created =
-        api.post(T + "/version/create", create(1, "nowhere/_versions/1.manifest-x")).assertOk();
-    assertThat(created.get("version").get("metadata").has(TableVersion.LANCE_TRANSACTION))
-        .isFalse();
+    String location = api.post(T + "/declare", "{}").assertOk().get("location").asText();
+    Path table =
+        location.startsWith("file:") ? Path.of(java.net.URI.create(location)) : Path.of(location);
+    // Two versions whose manifests name one transaction: record mode never opens them, so both
+    // are recorded and neither carries a transaction.
+    UUID transaction = UUID.randomUUID();
+    for (long version = 1; version <= 2; version++) {
+      JsonNode created =
+          api.post(T + "/version/create", create(version, stage(table, version, transaction)))
+              .assertOk();
+      assertThat(created.get("version").get("metadata").has(TableVersion.LANCE_TRANSACTION))
+          .isFalse();
+    }
+    assertThat(api.post(T + "/version/list", null).assertOk().get("versions")).hasSize(2);
   }
 }
