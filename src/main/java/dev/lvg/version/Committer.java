@@ -23,6 +23,13 @@ public final class Committer {
   private final Manifests manifests;
   private final GatewayMetrics metrics;
 
+  /** Requests whose staging manifests are still to be read, on the pipeline's context. */
+  private final List<Unread> unread = new ArrayList<>();
+
+  private boolean reading;
+
+  private record Unread(NewVersion request, Promise<Commit> answer) {}
+
   /** Built outside any verticle: the pipeline gets an event loop context of its own. */
   public Committer(
       Vertx vertx,
@@ -38,55 +45,17 @@ public final class Committer {
     this.metrics = metrics;
     this.queue =
         new CommitQueue(
-            readingStaged(new VersionCommitter(vertx, pool, repository, manifests)),
+            new VersionCommitter(vertx, pool, repository, manifests),
             batchesInFlight,
             batchSize,
             oneTenantPerBatch,
             metrics::commitBatch);
-    metrics.watchCommitQueue(queue::waiting);
+    metrics.watchCommitQueue(() -> queue.waiting() + unread.size());
   }
 
   /** Where the manifests of the versions it commits go. */
   public Manifests manifests() {
     return manifests;
-  }
-
-  /**
-   * When finalizing, each batch first reads its requests' staging manifests (one call to the store
-   * for the batch) for the Lance transactions they name, which a branch holds only once; a request
-   * whose read failed is answered with the failure.
-   */
-  private CommitQueue.BatchRunner readingStaged(CommitQueue.BatchRunner runner) {
-    if (!manifests.finalizes()) {
-      return runner;
-    }
-    return (batch, release) -> {
-      List<Future<Manifests.Staged>> staged =
-          manifests.staged(
-              batch.stream().map(pending -> pending.request().manifestPath()).toList());
-      return Future.join(staged)
-          .transform(
-              read -> {
-                List<CommitQueue.Pending> ready = new ArrayList<>(batch.size());
-                for (int i = 0; i < batch.size(); i++) {
-                  CommitQueue.Pending pending = batch.get(i);
-                  if (staged.get(i).failed()) {
-                    pending.answer().tryFail(staged.get(i).cause());
-                    continue;
-                  }
-                  Manifests.Staged manifest = staged.get(i).result();
-                  if (manifest.namesNone()) {
-                    metrics.versionWithoutTransaction();
-                  }
-                  NewVersion request =
-                      pending
-                          .request()
-                          .withStagedManifest(manifest.transaction(), manifest.unreadable());
-                  ready.add(new CommitQueue.Pending(request, pending.answer()));
-                }
-                return ready.isEmpty() ? Future.succeededFuture() : runner.run(ready, release);
-              });
-    };
   }
 
   /** Commits a version; the answer completes on the caller's context. */
@@ -95,8 +64,7 @@ public final class Committer {
     Promise<Commit> answer = Promise.promise();
     context.runOnContext(
         start ->
-            queue
-                .submit(request)
+            commit(request)
                 .onComplete(
                     result -> {
                       if (caller == null) {
@@ -106,5 +74,54 @@ public final class Committer {
                       }
                     }));
     return answer.future();
+  }
+
+  /**
+   * When finalizing, a request first has its staging manifest read for the Lance transaction it
+   * names, which a branch holds only once. The requests that arrive while one read is under way are
+   * read together by the next (one call to the store), so reading runs alongside the batches being
+   * committed rather than in front of each; a request whose read failed is answered with the
+   * failure.
+   */
+  private Future<Commit> commit(NewVersion request) {
+    if (!manifests.finalizes()) {
+      return queue.submit(request);
+    }
+    Promise<Commit> answer = Promise.promise();
+    unread.add(new Unread(request, answer));
+    readNext();
+    return answer.future();
+  }
+
+  private void readNext() {
+    if (reading || unread.isEmpty()) {
+      return;
+    }
+    reading = true;
+    List<Unread> group = new ArrayList<>(unread);
+    unread.clear();
+    List<Future<Manifests.Staged>> staged =
+        manifests.staged(group.stream().map(waiting -> waiting.request().manifestPath()).toList());
+    Future.join(staged).onComplete(read -> context.runOnContext(back -> enqueue(group, staged)));
+  }
+
+  private void enqueue(List<Unread> group, List<Future<Manifests.Staged>> staged) {
+    reading = false;
+    for (int i = 0; i < group.size(); i++) {
+      Unread waiting = group.get(i);
+      if (staged.get(i).failed()) {
+        waiting.answer().fail(staged.get(i).cause());
+        continue;
+      }
+      Manifests.Staged manifest = staged.get(i).result();
+      if (manifest.namesNone()) {
+        metrics.versionWithoutTransaction();
+      }
+      queue
+          .submit(
+              waiting.request().withStagedManifest(manifest.transaction(), manifest.unreadable()))
+          .onComplete(waiting.answer());
+    }
+    readNext();
   }
 }
