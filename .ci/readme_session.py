@@ -1,11 +1,12 @@
 """Runs the curl sessions of README.md and checks every answer against the `# =>` line under it.
 
 All ```bash blocks between the curl-session markers run in order as one bash script, so shell
-variables carry over. A JSON string "…" in an expected value matches a non-empty string or a
-positive number (values that differ per run: ids, timestamps, e_tags); "…tail" matches a string
-ending in "tail"; anything else must be equal, type included (1 is not true), and objects must
-have the same keys. An expectation that is a JSON string matches a command whose output is not
-JSON by its text. A command that prints anything must have an expectation.
+variables carry over. Values that differ per run are written "…" for a non-empty string (ids,
+e_tags) and … without quotes for a positive number (timestamps); "…tail" matches a string ending
+in "tail"; anything else must be equal, type included (1 is not true, "1" is not 1), and objects
+must have the same keys. An expectation that is not JSON is text, and matches a command whose
+output is not JSON and reads the same (so `ls` is expected as 1.manifest, not "1.manifest"). A
+command that prints anything must have an expectation.
 """
 import json
 import pathlib
@@ -13,6 +14,7 @@ import subprocess
 import sys
 
 ANY = "…"
+NUMBER = "\u0001a number that differs per run"
 MARK = "<<<lvg-readme-command-done>>>"
 
 
@@ -34,12 +36,39 @@ def session_lines(readme):
     return lines
 
 
+def expectation(text):
+    """The expected value on a `# => ` line: JSON, where … outside a string stands for a number,
+    or, when that is not JSON, the text itself (a Text)."""
+    json_text, quoted, escaped = [], False, False
+    for char in text:
+        if quoted:
+            quoted = char != '"' or escaped
+            escaped = char == "\\" and not escaped
+        elif char == '"':
+            quoted = True
+        elif char == ANY:
+            json_text.append(json.dumps(NUMBER))
+            continue
+        json_text.append(char)
+    try:
+        return json.loads("".join(json_text))
+    except json.JSONDecodeError:
+        return Text(text)
+
+
+class Text(str):
+    """An expectation that is plain text."""
+
+
 def matches(expected, actual, path="$"):
-    if expected == ANY:
-        if (isinstance(actual, str) and actual) or (
-                isinstance(actual, (int, float)) and not isinstance(actual, bool) and actual > 0):
+    if expected == NUMBER:
+        if isinstance(actual, (int, float)) and not isinstance(actual, bool) and actual > 0:
             return []
-        return [f"{path}: expected a value that differs per run, got {actual!r}"]
+        return [f"{path}: expected a positive number that differs per run, got {actual!r}"]
+    if expected == ANY:
+        if isinstance(actual, str) and actual:
+            return []
+        return [f"{path}: expected a string that differs per run, got {actual!r}"]
     if isinstance(expected, str) and expected.startswith(ANY):
         tail = expected[len(ANY):]
         if isinstance(actual, str) and actual.endswith(tail) and len(actual) > len(tail):
@@ -75,7 +104,7 @@ def main():
     commands, expectations = [], {}
     for line in lines:
         if line.startswith("# => "):
-            expectations[len(commands) - 1] = json.loads(line[len("# => "):])
+            expectations[len(commands) - 1] = expectation(line[len("# => "):])
         elif line.strip() and not line.lstrip().startswith("#"):
             commands.append(line)
     script = "".join(f"{command}\nprintf '\\n{MARK}\\n'\n" for command in commands)
@@ -88,14 +117,15 @@ def main():
             failures.append(f"{command!r} printed {output.strip()!r} and has no expectation")
     for index, expected in expectations.items():
         output = outputs[index] if index < len(outputs) else ""
+        if isinstance(expected, Text):
+            if output.strip() != expected:
+                failures.append(f"{commands[index]!r} printed {output.strip()!r}, not {expected!r}")
+            continue
         try:
             actual = json.loads(output)
         except json.JSONDecodeError:
-            if isinstance(expected, str):
-                actual = output.strip()
-            else:
-                failures.append(f"{commands[index]!r} printed {output!r}, not JSON")
-                continue
+            failures.append(f"{commands[index]!r} printed {output!r}, not JSON")
+            continue
         problems = matches(expected, actual)
         if problems:
             failures.append(f"{commands[index]!r}: " + "; ".join(problems))

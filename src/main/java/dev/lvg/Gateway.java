@@ -325,7 +325,11 @@ public final class Gateway implements AutoCloseable {
     }
     CredentialEvents events = credentialEvents;
     if (events != null) {
-      events.close();
+      try {
+        events.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        LOG.debug("the credential-change listener did not close cleanly: {}", e.toString());
+      }
     }
     for (Vertx instance : List.of(vertx, managementVertx)) {
       try {

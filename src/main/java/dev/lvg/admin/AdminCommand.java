@@ -10,6 +10,7 @@ import dev.lvg.http.ApiException;
 import dev.lvg.http.Json;
 import dev.lvg.tenancy.Credentials;
 import dev.lvg.tenancy.Right;
+import dev.lvg.tenancy.Tenants;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
@@ -26,6 +27,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>
  *   tenants create NAME | tenants disable NAME | tenants enable NAME
+ *   tenants list [--after NAME] [--limit N]
+ *   tenants delete NAME [--behavior Restrict|Cascade]
  *   keys create --tenant T [--scopes read,write] [--expires-at MILLIS] [--description TEXT]
  *   keys list --tenant T
  *   keys revoke --tenant T --key-id K
@@ -39,6 +42,8 @@ public final class AdminCommand {
   public static final String USAGE =
       """
       usage: java -jar lance-version-gateway.jar tenants create|disable|enable NAME
+             java -jar lance-version-gateway.jar tenants list [--after NAME] [--limit N]
+             java -jar lance-version-gateway.jar tenants delete NAME [--behavior Restrict|Cascade]
              java -jar lance-version-gateway.jar keys create --tenant T [--scopes read,write]
                  [--expires-at EPOCH_MILLIS] [--description TEXT]
              java -jar lance-version-gateway.jar keys list --tenant T
@@ -122,6 +127,14 @@ public final class AdminCommand {
     return value;
   }
 
+  private static int number(Map<String, String> options, String option, int otherwise) {
+    try {
+      return Integer.parseInt(options.getOrDefault(option, "" + otherwise));
+    } catch (NumberFormatException e) {
+      throw new UsageException("--" + option + " takes a number");
+    }
+  }
+
   private static Future<ObjectNode> command(
       String group, String action, String name, Map<String, String> options, Pool pool) {
     Credentials credentials = new Credentials(pool);
@@ -139,6 +152,20 @@ public final class AdminCommand {
         return credentials
             .setDisabled(by, tenant, disabled)
             .map(done -> AdminJson.tenant(tenant, disabled));
+      case "tenants list":
+        return new Tenants(pool)
+            .page(options.get("after"), number(options, "limit", Tenants.DEFAULT_LIMIT))
+            .map(AdminJson::tenants);
+      case "tenants delete":
+        boolean cascade;
+        try {
+          cascade = AdminJson.cascade(options.get("behavior"));
+        } catch (ApiException invalid) {
+          throw new UsageException("--behavior: " + invalid.getMessage());
+        }
+        return new Tenants(pool)
+            .delete(required(name, "the tenant's name"), cascade)
+            .map(AdminJson::deleted);
       case "keys create":
         Set<Right> rights;
         try {
@@ -171,14 +198,11 @@ public final class AdminCommand {
             .revokeKey(by, required(options.get("tenant"), "--tenant"), keyId)
             .map(revoked -> Json.object().put("key_id", keyId).put("revoked", revoked));
       case "audit list":
-        int limit;
-        try {
-          limit = Integer.parseInt(options.getOrDefault("limit", "" + AuditTrail.DEFAULT_LIMIT));
-        } catch (NumberFormatException e) {
-          throw new UsageException("--limit takes a number");
-        }
         return AuditTrail.page(
-            pool, required(options.get("tenant"), "--tenant"), options.get("after"), limit);
+            pool,
+            required(options.get("tenant"), "--tenant"),
+            options.get("after"),
+            number(options, "limit", AuditTrail.DEFAULT_LIMIT));
       default:
         throw new UsageException("unknown command: " + group + " " + action);
     }

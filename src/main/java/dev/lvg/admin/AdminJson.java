@@ -6,6 +6,7 @@ import dev.lvg.http.ApiException;
 import dev.lvg.http.Json;
 import dev.lvg.tenancy.Credentials;
 import dev.lvg.tenancy.Right;
+import dev.lvg.tenancy.Tenants;
 import java.util.Collection;
 import java.util.EnumSet;
 import java.util.List;
@@ -34,6 +35,37 @@ final class AdminJson {
 
   static ObjectNode tenant(String name, boolean disabled) {
     return Json.object().put("name", name).put("disabled", disabled);
+  }
+
+  static ObjectNode tenants(Tenants.Page page) {
+    ObjectNode result = Json.object();
+    ArrayNode list = result.putArray("tenants");
+    page.tenants()
+        .forEach(
+            tenant ->
+                list.add(
+                    tenant(tenant.name(), tenant.disabled())
+                        .put("created_at", tenant.createdAt())));
+    result.put("next", page.next());
+    return result;
+  }
+
+  /** Whether a deletion's {@code behavior} (Restrict, the default, or Cascade) cascades. */
+  static boolean cascade(String behavior) {
+    if (behavior == null || behavior.equalsIgnoreCase("restrict")) {
+      return false;
+    }
+    if (behavior.equalsIgnoreCase("cascade")) {
+      return true;
+    }
+    throw ApiException.invalidInput("'behavior' is Restrict or Cascade, got '" + behavior + "'");
+  }
+
+  static ObjectNode deleted(Tenants.Deletion deletion) {
+    ObjectNode result = Json.object().put("name", deletion.name()).put("deleted", true);
+    ObjectNode removed = result.putObject("removed");
+    deletion.removed().forEach(removed::put);
+    return result;
   }
 
   /** A key just issued, with its secret: the only answer that shows it. */

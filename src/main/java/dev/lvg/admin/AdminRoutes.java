@@ -14,6 +14,7 @@ import dev.lvg.http.Requests;
 import dev.lvg.tenancy.Credentials;
 import dev.lvg.tenancy.Right;
 import dev.lvg.tenancy.TenantDirectory;
+import dev.lvg.tenancy.Tenants;
 import io.vertx.core.Future;
 import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
@@ -25,11 +26,14 @@ import java.security.MessageDigest;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The admin API under {@code /admin/v1} on the API port: tenants and their API keys. Authorized by
- * the operator key {@code LVG_ADMIN_API_KEY} in {@code x-api-key} (compared as a hash) or by a
- * bearer token granting the admin scope; answers are JSON with the usual error body.
+ * The admin API under {@code /admin/v1} on the API port: tenants (listed, created, disabled,
+ * enabled, deleted) and their API keys. Authorized by the operator key {@code LVG_ADMIN_API_KEY} in
+ * {@code x-api-key} (compared as a hash) or by a bearer token granting the admin scope; answers are
+ * JSON with the usual error body.
  */
 public final class AdminRoutes {
   private static final String TENANT = "/admin/v1/tenants/:tenant";
@@ -38,7 +42,10 @@ public final class AdminRoutes {
   private static final String CHANGER = "lvg.admin.changer";
 
   private final Pool pool;
+  private static final Logger LOG = LoggerFactory.getLogger(AdminRoutes.class);
+
   private final Credentials credentials;
+  private final Tenants tenants;
   private final byte[] adminKeyHash;
   private final BearerTokens bearerTokens;
   private final long maxBodyBytes;
@@ -47,6 +54,7 @@ public final class AdminRoutes {
   public AdminRoutes(Pool pool, String adminApiKey, BearerTokens bearerTokens, long maxBodyBytes) {
     this.pool = pool;
     this.credentials = new Credentials(pool);
+    this.tenants = new Tenants(pool);
     this.adminKeyHash =
         adminApiKey == null
             ? null
@@ -57,6 +65,8 @@ public final class AdminRoutes {
 
   public void mount(Router router) {
     mount(router.post("/admin/v1/tenants"), this::createTenant);
+    mount(router.get("/admin/v1/tenants"), this::listTenants);
+    mount(router.delete(TENANT), this::deleteTenant);
     mount(router.post(TENANT + "/disable"), ctx -> disabled(ctx, true));
     mount(router.post(TENANT + "/enable"), ctx -> disabled(ctx, false));
     mount(router.post(TENANT + "/keys"), this::issueKey);
@@ -118,6 +128,31 @@ public final class AdminRoutes {
     return credentials
         .createTenant(changer(ctx), body.requiredNonEmptyString("name"))
         .map(tenant -> AdminJson.tenant(tenant.name(), false));
+  }
+
+  private Future<ObjectNode> listTenants(RoutingContext ctx) {
+    Integer limit = Requests.queryInteger(ctx, "limit");
+    return tenants
+        .page(ctx.queryParams().get("after"), limit == null ? Tenants.DEFAULT_LIMIT : limit)
+        .map(AdminJson::tenants);
+  }
+
+  private Future<ObjectNode> deleteTenant(RoutingContext ctx) {
+    String tenant = ctx.pathParam("tenant");
+    boolean cascade = AdminJson.cascade(ctx.queryParams().get("behavior"));
+    Credentials.Changer by = changer(ctx);
+    return tenants
+        .delete(tenant, cascade)
+        .map(
+            deletion -> {
+              LOG.info(
+                  "tenant '{}' deleted by {} (request {}): rows removed {}",
+                  tenant,
+                  by.credential(),
+                  by.requestId(),
+                  deletion.removed());
+              return AdminJson.deleted(deletion);
+            });
   }
 
   private Future<ObjectNode> disabled(RoutingContext ctx, boolean disabled) {

@@ -3,6 +3,7 @@ package dev.lvg.tenancy;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.pgclient.PgConnection;
 import io.vertx.pgclient.pubsub.PgSubscriber;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,6 +50,14 @@ public final class CredentialEvents {
   }
 
   private synchronized void subscribed() {
+    PgConnection connection = subscriber.actualConnection();
+    if (connection != null) {
+      // Its failures (PostgreSQL stopping, a connection reset) would otherwise go to standard
+      // error as bare stack traces; the periodic check reports the loss that matters.
+      connection.exceptionHandler(
+          failure ->
+              LOG.debug("the connection that hears credential changes: {}", failure.toString()));
+    }
     tenants.forgetAll();
     tenants.remember(true);
     if (!connected && checker >= 0) {

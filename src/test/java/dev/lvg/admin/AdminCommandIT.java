@@ -82,4 +82,44 @@ class AdminCommandIT {
     assertThat(wrong.status()).isEqualTo(2);
     assertThat(wrong.err()).contains("usage:");
   }
+
+  @Test
+  void anOperatorListsTenantsAndDeletesOne() throws Exception {
+    String tenant = "cli-gone-" + UUID.randomUUID().toString().substring(0, 8);
+    assertThat(jar("tenants", "create", tenant).status()).isZero();
+    JsonNode key = new ObjectMapper().readTree(jar("keys", "create", "--tenant", tenant).out());
+    var api = TestGateway.shared().api(key.get("api_key").asText());
+    api.post("/v1/namespace/cli/create", "{}").assertOk();
+
+    Run page =
+        jar(
+            "tenants",
+            "list",
+            "--after",
+            tenant.substring(0, tenant.length() - 1),
+            "--limit",
+            "1000");
+    assertThat(page.status()).as(page.err()).isZero();
+    assertThat(new ObjectMapper().readTree(page.out()).get("tenants").toString())
+        .contains("\"name\":\"" + tenant + "\"");
+
+    Run refused = jar("tenants", "delete", tenant);
+    assertThat(refused.status()).isEqualTo(1);
+    assertThat(refused.err()).contains("has 1 namespace(s) and 0 table(s)");
+    assertThat(jar("tenants", "delete", tenant, "--behavior", "all").status()).isEqualTo(2);
+
+    Run deleted = jar("tenants", "delete", tenant, "--behavior", "Cascade");
+    assertThat(deleted.status()).as(deleted.err()).isZero();
+    JsonNode removed = new ObjectMapper().readTree(deleted.out()).get("removed");
+    assertThat(removed.get("namespaces").asInt()).isEqualTo(1);
+    assertThat(removed.get("api_keys").asInt()).isEqualTo(1);
+    long deadline = System.nanoTime() + 2_000_000_000L;
+    int status = 0;
+    while (System.nanoTime() < deadline && status != 401) {
+      status = api.post("/v1/namespace/cli/describe", "{}").status();
+      Thread.sleep(20);
+    }
+    assertThat(status).isEqualTo(401);
+    assertThat(jar("tenants", "delete", tenant).status()).isEqualTo(1);
+  }
 }

@@ -69,6 +69,29 @@ class GatewayConfigTest {
   }
 
   @Test
+  void insideAKubernetesPodTheEmbeddedDatabaseIsAnExplicitChoice() {
+    String pod = "KUBERNETES_SERVICE_HOST";
+    String config = "LVG_CONFIG";
+    String shipped = "k8s/base/gateway.properties";
+    assertThatThrownBy(() -> GatewayConfig.load(Map.of(config, shipped, pod, "10.0.0.1")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("LVG_DB_URL is empty")
+        .hasMessageContaining("LVG_EMBEDDED_DB=true");
+    assertThat(
+            GatewayConfig.load(Map.of(config, shipped, pod, "10.0.0.1", "LVG_EMBEDDED_DB", "true"))
+                .embeddedDatabase())
+        .isTrue();
+    assertThat(
+            GatewayConfig.load(
+                    Map.of(config, shipped, pod, "10.0.0.1", "LVG_DB_URL", "postgresql://db/lvg"))
+                .embeddedDatabase())
+        .isFalse();
+    assertThat(GatewayConfig.load(Map.of(config, shipped)).embeddedDatabase()).isTrue();
+    assertThatThrownBy(() -> GatewayConfig.fromSettings(Map.of("LVG_EMBEDDED_DB", "false")))
+        .hasMessageContaining("LVG_DB_URL is empty");
+  }
+
+  @Test
   void theShippedConfigFileLoads() {
     GatewayConfig config = GatewayConfig.load(Map.of("LVG_CONFIG", "conf/gateway.properties"));
     assertThat(config.port()).isEqualTo(2333);
