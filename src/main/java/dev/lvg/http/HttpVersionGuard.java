@@ -19,16 +19,20 @@ import io.vertx.core.net.impl.ConnectionBase;
 
 /**
  * Answers a request line that names an HTTP version other than 1.0 and 1.1 (say {@code HTTP/2.0},
- * or the HTTP/2 preface on a server that speaks HTTP/1.1 only) with 400 code 13 and closes the
- * connection. Vert.x would answer those with an empty 501 before any handler of the gateway sees
- * them; a client mistake is a 4xx with the error body. It sits in the connection's Netty pipeline
- * right after the HTTP decoder, reached through Vert.x's connection implementation.
+ * {@code HTTP/0.9}, {@code FOO/1.1}, or the HTTP/2 preface on a server that speaks HTTP/1.1 only)
+ * with 400 code 13 and closes the connection; Vert.x would close it without a word before any
+ * handler of the gateway sees the request, and a client mistake is a 4xx with the error body. It
+ * sits in the connection's Netty pipeline in front of Vert.x's own handler (behind the encoders,
+ * which its answer passes through), reached through Vert.x's connection implementation. In front of
+ * the HTTP decoder, {@link TlsOnPlainPort} closes at once a connection that opens with a TLS
+ * record.
  */
 @ChannelHandler.Sharable
 final class HttpVersionGuard extends ChannelInboundHandlerAdapter {
   static final HttpVersionGuard INSTANCE = new HttpVersionGuard();
   private static final String NAME = "lvg-http-version";
   private static final String DECODER = "httpDecoder";
+  private static final String VERTX_HANDLER = "handler";
 
   private HttpVersionGuard() {}
 
@@ -36,8 +40,11 @@ final class HttpVersionGuard extends ChannelInboundHandlerAdapter {
   static void install(HttpConnection connection) {
     if (connection instanceof ConnectionBase base) {
       ChannelPipeline pipeline = base.channelHandlerContext().pipeline();
-      if (pipeline.get(DECODER) != null && pipeline.get(NAME) == null) {
-        pipeline.addAfter(DECODER, NAME, INSTANCE);
+      if (pipeline.get(DECODER) != null
+          && pipeline.get(VERTX_HANDLER) != null
+          && pipeline.get(NAME) == null) {
+        pipeline.addBefore(VERTX_HANDLER, NAME, INSTANCE);
+        pipeline.addBefore(DECODER, TlsOnPlainPort.NAME, new TlsOnPlainPort());
       }
     }
   }
@@ -46,8 +53,10 @@ final class HttpVersionGuard extends ChannelInboundHandlerAdapter {
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     if (msg instanceof HttpRequest request
         && request.decoderResult().isSuccess()
-        && !request.protocolVersion().equals(HttpVersion.HTTP_1_1)
-        && !request.protocolVersion().equals(HttpVersion.HTTP_1_0)) {
+        // Netty gives exactly "HTTP/1.0" and "HTTP/1.1" as its constants, and Vert.x serves only
+        // those instances: another spelling (http/1.1) would get an empty 501.
+        && request.protocolVersion() != HttpVersion.HTTP_1_1
+        && request.protocolVersion() != HttpVersion.HTTP_1_0) {
       refuse(ctx, request.uri());
       ReferenceCountUtil.release(msg);
       return;
