@@ -100,8 +100,18 @@ public final class Committer {
     reading = true;
     List<Unread> group = new ArrayList<>(unread);
     unread.clear();
-    List<Future<Manifests.Staged>> staged =
-        manifests.staged(group.stream().map(waiting -> waiting.request().manifestPath()).toList());
+    List<Future<Manifests.Staged>> staged;
+    try {
+      staged =
+          manifests.staged(
+              group.stream().map(waiting -> waiting.request().manifestPath()).toList());
+    } catch (RuntimeException failed) {
+      // Never a request left unanswered, nor the reading stage stuck: the group gets the failure.
+      reading = false;
+      group.forEach(waiting -> waiting.answer().tryFail(failed));
+      readNext();
+      return;
+    }
     Future.join(staged).onComplete(read -> context.runOnContext(back -> enqueue(group, staged)));
   }
 
