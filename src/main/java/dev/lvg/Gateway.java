@@ -137,15 +137,7 @@ public final class Gateway implements AutoCloseable {
 
   /** Starts with {@code clock} telling the time vended credentials are judged by. */
   static Gateway start(GatewayConfig config, Clock clock) {
-    String fileNames = System.getProperty("sun.jnu.encoding");
-    if (Utf8Relaunch.namesFilesInUtf8()) {
-      LOG.info("file names are encoded as {}", fileNames);
-    } else {
-      LOG.warn(
-          "file names are encoded as {} (the locale's encoding): tables whose names it cannot"
-              + " represent get 400 on the local file system; run with LANG=C.UTF-8",
-          fileNames);
-    }
+    Utf8Relaunch.logEncoding(LOG);
     List<Migrations.Migration> migrations = Migrations.load();
     EmbeddedDatabase embedded =
         config.embeddedDatabase() ? EmbeddedDatabase.start(config.dataDir()) : null;
@@ -325,11 +317,13 @@ public final class Gateway implements AutoCloseable {
     }
     CredentialEvents events = credentialEvents;
     if (events != null) {
-      try {
-        events.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-      } catch (Exception e) {
-        LOG.debug("the credential-change listener did not close cleanly: {}", e.toString());
-      }
+      events
+          .close()
+          .toCompletionStage()
+          .toCompletableFuture()
+          .completeOnTimeout(null, 10, TimeUnit.SECONDS)
+          .exceptionally(e -> null)
+          .join();
     }
     for (Vertx instance : List.of(vertx, managementVertx)) {
       try {

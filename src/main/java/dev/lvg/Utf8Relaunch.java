@@ -31,6 +31,19 @@ final class Utf8Relaunch {
         && Charset.forName(encoding).equals(StandardCharsets.UTF_8);
   }
 
+  /** Logs the encoding file names are given in, with a warning when it is not UTF-8. */
+  static void logEncoding(org.slf4j.Logger log) {
+    String fileNames = System.getProperty("sun.jnu.encoding");
+    if (namesFilesInUtf8()) {
+      log.info("file names are encoded as {}", fileNames);
+    } else {
+      log.warn(
+          "file names are encoded as {} (the locale's encoding): tables whose names it cannot"
+              + " represent get 400 on the local file system; run with LANG=C.UTF-8",
+          fileNames);
+    }
+  }
+
   /**
    * The command that runs this program again with {@code args}, or empty when this JVM names files
    * in UTF-8, is itself a relaunched child, or cannot tell its own executable.

@@ -87,10 +87,7 @@ public record GatewayConfig(
       int acceptedLatencyMillis,
       int floorLatencyMillis) {}
 
-  /**
-   * Requests per second (a token bucket of {@code burst}) per tenant: {@code rate} for every tenant
-   * (0: no quota), and per-tenant overrides.
-   */
+  /** Requests per second per tenant (a token bucket of {@code burst}; 0: none), and overrides. */
   public record TenantQuotas(int rate, int burst, Map<String, Quota> overrides) {
     public boolean any() {
       return rate > 0 || !overrides.isEmpty();
@@ -127,9 +124,6 @@ public record GatewayConfig(
 
   public static final String CONFIG_FILE_VARIABLE = "LVG_CONFIG";
 
-  /** Whether an empty {@code LVG_DB_URL} may start an embedded PostgreSQL. */
-  static final String EMBEDDED_DB = "LVG_EMBEDDED_DB";
-
   public static final String DEFAULT_CONFIG_FILE = "conf/gateway.properties";
 
   /** True when no external database is configured and the gateway runs its own. */
@@ -153,12 +147,7 @@ public record GatewayConfig(
             settings.put(key, value);
           }
         });
-    String embedded = settings.get(EMBEDDED_DB);
-    if ((embedded == null || embedded.isBlank())
-        && environment.containsKey("KUBERNETES_SERVICE_HOST")) {
-      // In a pod an embedded database would live and die with each replica: opt in explicitly.
-      settings.put(EMBEDDED_DB, "false");
-    }
+    EmbeddedDatabaseChoice.defaultFor(settings, environment);
     return fromSettings(settings);
   }
 
@@ -179,15 +168,7 @@ public record GatewayConfig(
         && !dbUrl.startsWith("postgres://")) {
       throw new ConfigException("LVG_DB_URL must look like postgresql://user:pass@host:port/db");
     }
-    if (dbUrl.isEmpty() && !s.bool(EMBEDDED_DB, true)) {
-      throw new ConfigException(
-          "LVG_DB_URL is empty and "
-              + EMBEDDED_DB
-              + " is false (its default inside a Kubernetes pod): set LVG_DB_URL to the PostgreSQL"
-              + " to use, postgresql://user:pass@host:port/db, or "
-              + EMBEDDED_DB
-              + "=true to run an embedded one in LVG_DATA_DIR");
-    }
+    EmbeddedDatabaseChoice.check(dbUrl, s);
     String tenant = s.string("LVG_BOOTSTRAP_TENANT", "");
     String apiKey = s.string("LVG_BOOTSTRAP_API_KEY", "");
     if (tenant.isEmpty() != apiKey.isEmpty()) {
