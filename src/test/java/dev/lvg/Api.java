@@ -69,6 +69,20 @@ public final class Api {
     return send(request(path, body).build());
   }
 
+  /**
+   * Posts {@code {}} to {@code path} every 20 ms until the answer's status is {@code expected} or
+   * {@code millis} have passed; answers the last status seen.
+   */
+  public int statusWithin(String path, int expected, long millis) throws InterruptedException {
+    long deadline = System.nanoTime() + millis * 1_000_000L;
+    int status = post(path, "{}").status();
+    while (status != expected && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+      status = post(path, "{}").status();
+    }
+    return status;
+  }
+
   public Response get(String path) {
     return send(builder(path).GET().build());
   }
