@@ -2,7 +2,6 @@ package dev.lvg.catalog;
 
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
-import dev.lvg.http.ObjectId;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -97,7 +96,6 @@ public final class BranchRepository {
       String name,
       String fromBranch,
       Long fromVersion) {
-    ObjectId.validateName(name);
     return catalog
         .findTable(db, tenant, tableId)
         .compose(

@@ -38,10 +38,11 @@ public final class BranchRoutes {
   private Future<ObjectNode> createBranch(RoutingContext ctx) {
     Body body = Requests.requiredBody(ctx);
     List<String> tableId = ObjectId.fromRequest(ctx, body);
-    String name = body.requiredNonEmptyString("name");
+    String name = ObjectId.name(body.requiredNonEmptyString("name"));
     String fromBranch = body.optionalString("from_branch");
     Long fromVersion = body.optionalNonNegativeLong("from_version");
-    String source = fromBranch == null || fromBranch.isEmpty() ? Branches.MAIN : fromBranch;
+    String source =
+        fromBranch == null || fromBranch.isEmpty() ? Branches.MAIN : ObjectId.name(fromBranch);
     Actor actor = Actor.of(ctx);
     return pool.withTransaction(
             tx ->
@@ -96,7 +97,7 @@ public final class BranchRoutes {
   private Future<ObjectNode> deleteBranch(RoutingContext ctx) {
     Body body = Requests.requiredBody(ctx);
     List<String> tableId = ObjectId.fromRequest(ctx, body);
-    String name = body.requiredNonEmptyString("name");
+    String name = ObjectId.name(body.requiredNonEmptyString("name"));
     Actor actor = Actor.of(ctx);
     return pool.withTransaction(
             tx ->

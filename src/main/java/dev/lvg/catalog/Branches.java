@@ -3,6 +3,7 @@ package dev.lvg.catalog;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Body;
 import dev.lvg.http.ErrorCode;
+import dev.lvg.http.ObjectId;
 
 /** Branch names: {@code main} always exists; a request names another with {@code branch}. */
 public final class Branches {
@@ -12,11 +13,18 @@ public final class Branches {
 
   /** The branch a request body names; absent means the main branch. */
   public static String fromBody(Body body) {
-    String branch = body.optionalString("branch");
-    if (branch != null && branch.isEmpty()) {
+    return named(body.optionalString("branch"));
+  }
+
+  /** The branch {@code given} names (in NFC, see {@link ObjectId}); null means the main branch. */
+  public static String named(String given) {
+    if (given == null) {
+      return MAIN;
+    }
+    if (given.isEmpty()) {
       throw ApiException.invalidInput("'branch' must not be empty");
     }
-    return branch == null ? MAIN : branch;
+    return ObjectId.name(given);
   }
 
   public static ApiException notFound(String branch) {

@@ -100,7 +100,7 @@ public final class CatalogRoutes {
   }
 
   private Future<ObjectNode> listNamespaces(RoutingContext ctx) {
-    List<String> parent = ObjectId.parse(ctx.pathParam("id"), ObjectId.delimiter(ctx));
+    List<String> parent = ObjectId.fromPath(ctx);
     int limit = paging.limit(ctx);
     String after = Paging.decode(ctx.queryParams().get("page_token"));
     return namespaces
@@ -109,7 +109,7 @@ public final class CatalogRoutes {
   }
 
   private Future<ObjectNode> listTables(RoutingContext ctx) {
-    List<String> namespace = ObjectId.parse(ctx.pathParam("id"), ObjectId.delimiter(ctx));
+    List<String> namespace = ObjectId.fromPath(ctx);
     Requests.queryBoolean(ctx, "include_declared");
     int limit = paging.limit(ctx);
     String after = Paging.decode(ctx.queryParams().get("page_token"));

@@ -89,12 +89,12 @@ public final class CatalogService {
 
   /** One {@code RenameTable}: {@code new_table_name}, optionally {@code new_namespace_id}. */
   public Future<ObjectNode> rename(SqlClient db, Actor actor, List<String> id, Body body) {
-    String newName = body.requiredNonEmptyString("new_table_name");
-    ObjectId.validateName(newName);
-    List<String> newNamespace = body.optionalStringList("new_namespace_id");
-    if (newNamespace != null) {
-      newNamespace.forEach(ObjectId::validateName);
-    }
+    String newName = ObjectId.name(body.requiredNonEmptyString("new_table_name"));
+    // An empty new_namespace_id is what the spec's generated Java models send when none is set:
+    // the table stays in its namespace, as when the field is absent.
+    List<String> givenNamespace = body.optionalStringList("new_namespace_id");
+    List<String> newNamespace =
+        givenNamespace == null || givenNamespace.isEmpty() ? null : ObjectId.names(givenNamespace);
     CatalogRepository.requireTableId(id);
     List<String> newId =
         new ArrayList<>(newNamespace == null ? CatalogRepository.namespaceOf(id) : newNamespace);

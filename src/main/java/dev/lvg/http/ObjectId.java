@@ -1,6 +1,9 @@
 package dev.lvg.http;
 
 import io.vertx.ext.web.RoutingContext;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -8,18 +11,26 @@ import java.util.List;
  * The identifier of a namespace or table: the {@code {id}} path segment split by the delimiter
  * ({@code $} unless {@code ?delimiter=} says otherwise). An id equal to the delimiter is the root
  * namespace. A non-empty {@code id} array in the body must name the same object.
+ *
+ * <p>Names are Unicode in NFC: every name a request carries (id parts, new table names, branches,
+ * tags) is brought to NFC before it is used, so two spellings of one text (such as {@code é} and
+ * {@code e} followed by a combining acute accent) name one object, and the answers, locations and
+ * stored names carry the NFC form.
  */
 public final class ObjectId {
   public static final String DEFAULT_DELIMITER = "$";
-  private static final int MAX_PART_LENGTH = 256;
+
+  /** Bytes of UTF-8: a table's directory, the name and ".lance", stays within 255 bytes. */
+  private static final int MAX_NAME_BYTES = 200;
+
   private static final int MAX_PARTS = 64;
 
   private ObjectId() {}
 
   public static List<String> fromRequest(RoutingContext ctx, Body body) {
-    List<String> fromPath = parse(ctx.pathParam("id"), delimiter(ctx));
+    List<String> fromPath = fromPath(ctx);
     List<String> fromBody = body.optionalStringList("id");
-    if (fromBody != null && !fromBody.isEmpty() && !fromBody.equals(fromPath)) {
+    if (fromBody != null && !fromBody.isEmpty() && !names(fromBody).equals(fromPath)) {
       throw ApiException.invalidInput(
           "body 'id' " + fromBody + " does not match the id in the path " + fromPath);
     }
@@ -32,10 +43,43 @@ public final class ObjectId {
     if (id == null || id.isEmpty()) {
       throw ApiException.invalidInput("'id' is required and must name a table");
     }
-    for (String part : id) {
-      validateName(part);
+    return names(id);
+  }
+
+  /** Each of {@code parts} checked and in NFC. */
+  public static List<String> names(List<String> parts) {
+    List<String> names = new ArrayList<>(parts.size());
+    for (String part : parts) {
+      names.add(name(part));
     }
-    return List.copyOf(id);
+    return List.copyOf(names);
+  }
+
+  /** The id in the request's path, split by its delimiter. */
+  public static List<String> fromPath(RoutingContext ctx) {
+    return parse(inPath(ctx), delimiter(ctx));
+  }
+
+  /**
+   * The {@code {id}} path segment decoded, a {@code +} in it standing for a space: the spec's
+   * generated clients (Lance and LanceDB among them) encode ids as form data, a space as {@code +}
+   * and a plus sign as {@code %2B}.
+   */
+  static String inPath(RoutingContext ctx) {
+    String decoded = ctx.pathParam("id");
+    if (decoded == null || decoded.indexOf('+') < 0) {
+      return decoded;
+    }
+    // Every route is /v1/<kind>/{id}/...: the raw segment tells a '+' from a "%2B".
+    String[] segments = ctx.request().path().split("/", 5);
+    if (segments.length < 4) {
+      return decoded;
+    }
+    try {
+      return URLDecoder.decode(segments[3], StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      throw ApiException.invalidInput("the id in the path is not validly percent-encoded");
+    }
   }
 
   public static String delimiter(RoutingContext ctx) {
@@ -60,9 +104,7 @@ public final class ObjectId {
     int start = 0;
     while (true) {
       int end = id.indexOf(delimiter, start);
-      String part = end < 0 ? id.substring(start) : id.substring(start, end);
-      validateName(part);
-      parts.add(part);
+      parts.add(name(end < 0 ? id.substring(start) : id.substring(start, end)));
       if (parts.size() > MAX_PARTS) {
         throw ApiException.invalidInput("an id has at most " + MAX_PARTS + " parts");
       }
@@ -73,16 +115,14 @@ public final class ObjectId {
     }
   }
 
-  /** A name becomes a path segment of a storage location, so it must be safe as one. */
-  public static void validateName(String name) {
+  /**
+   * {@code name} in NFC, once it is known to be safe as a path segment of a storage location: not
+   * empty, not {@code .} or {@code ..}, no {@code /}, {@code \\} or control characters, valid
+   * Unicode, and at most {@value #MAX_NAME_BYTES} bytes of UTF-8.
+   */
+  public static String name(String name) {
     if (name.isEmpty()) {
       throw ApiException.invalidInput("an id part must not be empty");
-    }
-    if (name.length() > MAX_PART_LENGTH) {
-      throw ApiException.invalidInput("an id part is at most " + MAX_PART_LENGTH + " characters");
-    }
-    if (name.equals(".") || name.equals("..")) {
-      throw ApiException.invalidInput("'" + name + "' is not a valid name");
     }
     for (int i = 0; i < name.length(); i++) {
       char c = name.charAt(i);
@@ -90,7 +130,27 @@ public final class ObjectId {
         throw ApiException.invalidInput(
             "an id part must not contain '/', '\\' or control characters");
       }
+      if (Character.isSurrogate(c)) {
+        boolean paired =
+            Character.isHighSurrogate(c)
+                && i + 1 < name.length()
+                && Character.isLowSurrogate(name.charAt(i + 1));
+        if (!paired) {
+          throw ApiException.invalidInput("an id part must be valid Unicode (a lone surrogate)");
+        }
+        i++;
+      }
     }
+    String normal = Normalizer.normalize(name, Normalizer.Form.NFC);
+    if (normal.equals(".") || normal.equals("..")) {
+      throw ApiException.invalidInput("'" + name + "' is not a valid name");
+    }
+    if (normal.length() * 3 > MAX_NAME_BYTES
+        && normal.getBytes(StandardCharsets.UTF_8).length > MAX_NAME_BYTES) {
+      throw ApiException.invalidInput(
+          "an id part is at most " + MAX_NAME_BYTES + " bytes of UTF-8");
+    }
+    return normal;
   }
 
   /** An id for messages, its parts joined by the default delimiter. */

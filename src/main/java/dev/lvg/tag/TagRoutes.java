@@ -79,9 +79,7 @@ public final class TagRoutes {
   }
 
   private static String tagName(Body body) {
-    String tag = body.requiredNonEmptyString("tag");
-    ObjectId.validateName(tag);
-    return tag;
+    return ObjectId.name(body.requiredNonEmptyString("tag"));
   }
 
   private Future<ObjectNode> list(RoutingContext ctx) {

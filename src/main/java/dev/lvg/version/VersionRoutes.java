@@ -103,13 +103,7 @@ public final class VersionRoutes {
   /** The branch from the {@code branch} query parameter, else from the body, else main. */
   private static String branch(RoutingContext ctx, Body body) {
     String param = ctx.queryParams().get("branch");
-    if (param == null) {
-      return Branches.fromBody(body);
-    }
-    if (param.isEmpty()) {
-      throw ApiException.invalidInput("'branch' must not be empty");
-    }
-    return param;
+    return param == null ? Branches.fromBody(body) : Branches.named(param);
   }
 
   private Future<ObjectNode> describe(RoutingContext ctx) {

@@ -148,6 +148,15 @@ class DropAndRenameIT {
   }
 
   @Test
+  void anEmptyNewNamespaceIdKeepsTheTableInItsNamespace() {
+    declare("stays");
+    api.post("/v1/table/ns%24stays/rename", "{\"new_table_name\":\"kept\",\"new_namespace_id\":[]}")
+        .assertOk();
+    api.post("/v1/table/ns%24kept/describe", "{}").assertOk();
+    api.post("/v1/table/kept/describe", "{}").assertError(404, 4);
+  }
+
+  @Test
   void renameKeepsVersionsBranchesAndLocation() throws Exception {
     Path location = declare("before");
     commit("before", location, 1);

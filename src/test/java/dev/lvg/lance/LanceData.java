@@ -73,13 +73,25 @@ public final class LanceData {
       long first,
       int count)
       throws Exception {
+    return write(allocator, namespace, TABLE, mode, first, count);
+  }
+
+  /** Commits {@code count} rows to {@code table}; returns the version the write created. */
+  public static long write(
+      BufferAllocator allocator,
+      LanceNamespace namespace,
+      List<String> table,
+      WriteParams.WriteMode mode,
+      long first,
+      int count)
+      throws Exception {
     try (ArrowReader reader = rows(allocator, first, count);
         Dataset dataset =
             Dataset.write()
                 .allocator(allocator)
                 .reader(reader)
                 .namespaceClient(namespace)
-                .tableId(TABLE)
+                .tableId(table)
                 .mode(mode)
                 .execute()) {
       return dataset.version();

@@ -102,6 +102,24 @@ public class LanceDbNodeIT {
   }
 
   @Test
+  void aTableNamedInSeveralScriptsOpensByEitherNormalizationRenamesAndDrops() throws Exception {
+    TestGateway gw = TestGateway.finalizing();
+    String key = gw.newTenant("lancedb-unicode");
+    Api api = gw.api(key);
+    api.post("/v1/namespace/donn%C3%A9es/create", "{}").assertOk();
+    JsonNode result = node("unicode.mjs", gw.baseUrl, key);
+    assertThat(result.get("rowsByDecomposedName").intValue()).isEqualTo(3);
+    assertThat(result.get("versions").toString()).isEqualTo("[1,2]");
+    assertThat(result.get("namesBefore").toString()).isEqualTo("[\"数据 \uD83E\uDD86 café\"]");
+    assertThat(result.get("renamedRows").intValue()).isEqualTo(4);
+    assertThat(result.get("namesAfterRename").toString()).isEqualTo("[\"جدول\"]");
+    assertThat(result.get("namesAfterDrop").toString()).isEqualTo("[]");
+    assertThat(
+            api.post("/v1/table/donn%C3%A9es%24%D8%AC%D8%AF%D9%88%D9%84/describe", "{}").status())
+        .isEqualTo(404);
+  }
+
+  @Test
   void everyKindOfWriteCommitsAndVersionsACleanupRemovedLeaveTheCatalog() throws Exception {
     TestGateway gw = TestGateway.finalizing();
     String key = gw.newTenant("lancedb-cleanup");

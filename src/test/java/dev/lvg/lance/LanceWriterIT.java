@@ -255,6 +255,49 @@ class LanceWriterIT {
   }
 
   @Test
+  void tablesNamedInSeveralScriptsAreWrittenOpenedInEitherNormalizationRenamedAndDropped()
+      throws Exception {
+    String key = gw.newTenant("unicode");
+    Api api = gw.api(key);
+    api.post("/v1/namespace/donn%C3%A9es/create", "{}").assertOk();
+    RestNamespace namespace = namespace(key);
+    // lance-core's JNI layer refuses characters outside the Basic Multilingual Plane (emoji) in
+    // names by itself; LanceDbNodeIT and UnicodeNamesIT carry those.
+    List<String> table = List.of("données", "数据 café");
+    assertThat(LanceData.write(allocator, namespace, table, WriteParams.WriteMode.CREATE, 0, 3))
+        .isEqualTo(1);
+    assertThat(LanceData.write(allocator, namespace, table, WriteParams.WriteMode.APPEND, 3, 2))
+        .isEqualTo(2);
+
+    // The same names with e and a combining acute accent (NFD) open the same table.
+    try (Dataset dataset = open(namespace, List.of("donne\u0301es", "数据 cafe\u0301"))) {
+      assertThat(dataset.version()).isEqualTo(2);
+      assertThat(LanceData.ids(dataset)).containsExactly(0L, 1L, 2L, 3L, 4L);
+    }
+    String described = "/v1/table/donn%C3%A9es%24%E6%95%B0%E6%8D%AE%20caf%C3%A9";
+    Path location =
+        Path.of(api.post(described + "/describe", "{}").assertOk().get("location").asText());
+    assertThat(location.getFileName().toString()).isEqualTo("数据 café.lance");
+    try (var files = Files.list(location.resolve("_versions"))) {
+      assertThat(files.map(file -> file.getFileName().toString()))
+          .contains("18446744073709551614.manifest", "18446744073709551613.manifest")
+          .noneMatch(name -> name.contains(".manifest-"));
+    }
+
+    List<String> renamed = List.of("données", "جدول");
+    namespace.renameTable(new RenameTableRequest().id(table).newTableName("جدول"));
+    assertThat(LanceData.write(allocator, namespace, renamed, WriteParams.WriteMode.APPEND, 5, 1))
+        .isEqualTo(3);
+    try (Dataset dataset = open(namespace, renamed)) {
+      assertThat(LanceData.ids(dataset)).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
+    }
+    namespace.dropTable(new DropTableRequest().id(renamed));
+    api.post("/v1/table/donn%C3%A9es%24%D8%AC%D8%AF%D9%88%D9%84/describe", "{}")
+        .assertError(404, 4);
+    api.post(described + "/describe", "{}").assertError(404, 4);
+  }
+
+  @Test
   void versionsALanceCleanupRemovedLeaveTheCatalog() throws Exception {
     String key = gw.newTenant("cleanup");
     Api api = gw.api(key);
