@@ -1,7 +1,8 @@
-"""Runs the curl sessions of README.md and checks every answer against the `# =>` line under it.
+"""Runs the curl sessions of the files it is given (README.md, then the documents that continue its
+session) and checks every answer against the `# =>` line under it.
 
-All ```bash blocks between the curl-session markers run in order as one bash script, so shell
-variables carry over. Values that differ per run are written "…" for a non-empty string (ids,
+All ```bash blocks between the curl-session markers, in the files in the order given, run in order
+as one bash script, so shell variables carry over. Values that differ per run are written "…" for a non-empty string (ids,
 e_tags) and … without quotes for a positive number (timestamps); "…tail" matches a string ending
 in "tail"; anything else must be equal, type included (1 is not true, "1" is not 1), and objects
 must have the same keys. An expectation that is not JSON is text, and matches a command whose
@@ -100,7 +101,7 @@ def matches(expected, actual, path="$"):
 
 
 def main():
-    lines = session_lines(pathlib.Path(sys.argv[1]))
+    lines = [line for name in sys.argv[1:] for line in session_lines(pathlib.Path(name))]
     commands, expectations = [], {}
     for line in lines:
         if line.startswith("# => "):

@@ -5,7 +5,7 @@
 # (chaos/citus-cluster.sh), the schema distributed by tenant. CPU per create counts every
 # PostgreSQL process of the machine (for Citus: coordinator and workers).
 #   bench/citus.sh [seconds] [connections]       (default: 20 s, 64)
-# Needs Citus installed (see the README's scaling section) and wrk. Writes its section of
+# Needs Citus installed (see docs/deployment.md, Citus) and wrk. Writes its section of
 # BENCHMARKS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."

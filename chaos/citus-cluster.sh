@@ -3,7 +3,7 @@
 # sourcing script exits. Sets CITUS_URL (the coordinator's) and CITUS_WORKER_URL (the first worker's).
 . chaos/postgres.sh
 if [ ! -f "$("$pgbin/pg_config" --pkglibdir)/citus.so" ]; then
-  echo "citus is not installed in $("$pgbin/pg_config" --pkglibdir); see the README's scaling section" >&2
+  echo "citus is not installed in $("$pgbin/pg_config" --pkglibdir); see docs/deployment.md, Citus" >&2
   exit 2
 fi
 PORTS=(${CITUS_PORTS:-5495 5496 5497})

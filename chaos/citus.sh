@@ -4,7 +4,7 @@
 # schema by tenant when they find the extension. CITUS_NODE=worker points the suite at the first
 # worker instead of the coordinator (the schema is distributed through the coordinator first).
 #   chaos/citus.sh [test pattern for -Dit.test]     (default: every integration test)
-# Needs Citus installed into the machine's PostgreSQL (see the README's scaling section).
+# Needs Citus installed into the machine's PostgreSQL (see docs/deployment.md, Citus).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . chaos/citus-cluster.sh
