@@ -31,19 +31,12 @@ public final class AuditTrail {
   public static final int DEFAULT_LIMIT = 100;
   public static final int MAX_LIMIT = 1000;
 
-  /**
-   * The columns of a row: its tenant and operation, then one array element per change (credential,
-   * object, version, transaction id, request id, context as JSON text).
-   */
-  public static final String COLUMNS =
-      "tenant_id, operation, credential, object, version, transaction_id, request_id, context";
-
   static final String RECORD =
-      "INSERT INTO audit_events ("
-          + COLUMNS
-          + """
-          ) VALUES ($1, $2, ARRAY[$3::text], ARRAY[$4::text], ARRAY[$5::bigint], ARRAY[$6::uuid],
-                    ARRAY[$7::text], ARRAY[$8::text])""";
+      """
+      INSERT INTO audit_events (tenant_id, operation, credential, object, version, transaction_id,
+                                request_id, context)
+      VALUES ($1, $2, ARRAY[$3::text], ARRAY[$4::text], ARRAY[$5::bigint], ARRAY[$6::uuid],
+              ARRAY[$7::text], ARRAY[$8::text])""";
 
   /** The changes after the cursor ($2, $3, $4) of tenant $1, at most $5 of them. */
   static final String PAGE =

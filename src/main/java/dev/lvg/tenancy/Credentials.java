@@ -26,7 +26,7 @@ import java.util.function.Function;
 public final class Credentials {
   public static final String CHANNEL = "lvg_credentials";
 
-  static final String NOTIFY = "SELECT pg_notify('" + CHANNEL + "', $1)";
+  static final String NOTIFY = "SELECT pg_notify('lvg_credentials', $1)";
 
   /** The audit record of a change ($3, of object $4) to tenant $1, made by $2 in request $5. */
   static final String AUDIT =

@@ -37,18 +37,14 @@ public final class Tenants {
   private static final Map<String, String> REMOVALS = new LinkedHashMap<>();
 
   static {
-    for (String table :
-        List.of(
-            "audit_events",
-            "transactions",
-            "table_drops",
-            "table_branches",
-            "table_versions",
-            "lance_tables",
-            "namespaces",
-            "api_keys")) {
-      REMOVALS.put(table, "DELETE FROM " + table + " WHERE tenant_id = $1");
-    }
+    REMOVALS.put("audit_events", "DELETE FROM audit_events WHERE tenant_id = $1");
+    REMOVALS.put("transactions", "DELETE FROM transactions WHERE tenant_id = $1");
+    REMOVALS.put("table_drops", "DELETE FROM table_drops WHERE tenant_id = $1");
+    REMOVALS.put("table_branches", "DELETE FROM table_branches WHERE tenant_id = $1");
+    REMOVALS.put("table_versions", "DELETE FROM table_versions WHERE tenant_id = $1");
+    REMOVALS.put("lance_tables", "DELETE FROM lance_tables WHERE tenant_id = $1");
+    REMOVALS.put("namespaces", "DELETE FROM namespaces WHERE tenant_id = $1");
+    REMOVALS.put("api_keys", "DELETE FROM api_keys WHERE tenant_id = $1");
     REMOVALS.put("tenants", "DELETE FROM tenants WHERE id = $1");
   }
 

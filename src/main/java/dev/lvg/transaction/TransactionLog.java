@@ -2,7 +2,6 @@ package dev.lvg.transaction;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.audit.Actor;
-import dev.lvg.audit.AuditTrail;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
 import dev.lvg.http.Json;
@@ -29,29 +28,30 @@ public final class TransactionLog {
   /** The transaction and its audit record, in one statement. */
   static final String RECORD =
       """
-      WITH audit AS (INSERT INTO audit_events (%s)
+      WITH audit AS (INSERT INTO audit_events (tenant_id, operation, credential, object, version,
+                                               transaction_id, request_id, context)
                      VALUES ($1, $3, ARRAY[$5::text], ARRAY[$6::text], ARRAY[$7::bigint],
                              ARRAY[$2::uuid], ARRAY[$8::text], ARRAY[$9::text]))
-      INSERT INTO transactions (tenant_id, id, operation, properties) VALUES ($1, $2, $3, $4)"""
-          .formatted(AuditTrail.COLUMNS);
+      INSERT INTO transactions (tenant_id, id, operation, properties) VALUES ($1, $2, $3, $4)""";
 
   static final String FIND =
       "SELECT operation, properties FROM transactions WHERE tenant_id = $1 AND id = $2";
-  private static final String VERSION_OF =
+
+  /** The version that transaction $2 of tenant $1 created. */
+  static final String FIND_VERSION =
       """
       SELECT t.namespace, t.name, v.branch, v.version, v.manifest_path, v.lance_transaction
       FROM table_versions v JOIN lance_tables t ON t.tenant_id = v.tenant_id AND t.id = v.table_id
-      WHERE v.tenant_id = $1 AND\s""";
-
-  static final String FIND_VERSION = VERSION_OF + "v.transaction_id = $2";
+      WHERE v.tenant_id = $1 AND v.transaction_id = $2""";
 
   /** The version holding a Lance transaction: on any table, or on the table named by $3, $4. */
   static final String FIND_LANCE_TRANSACTION =
-      VERSION_OF
-          + """
-          v.lance_transaction = $2 AND t.deregistered_at IS NULL
-            AND ($3::text[] IS NULL OR (t.namespace = $3 AND t.name = $4))
-          ORDER BY v.version LIMIT 1""";
+      """
+      SELECT t.namespace, t.name, v.branch, v.version, v.manifest_path, v.lance_transaction
+      FROM table_versions v JOIN lance_tables t ON t.tenant_id = v.tenant_id AND t.id = v.table_id
+      WHERE v.tenant_id = $1 AND v.lance_transaction = $2 AND t.deregistered_at IS NULL
+        AND ($3::text[] IS NULL OR (t.namespace = $3 AND t.name = $4))
+      ORDER BY v.version LIMIT 1""";
 
   private TransactionLog() {}
 

@@ -25,11 +25,6 @@ public record TableVersion(
   /** The metadata key under which a version shows the Lance transaction that committed it. */
   public static final String LANCE_TRANSACTION = "lance_transaction_uuid";
 
-  /** The columns {@link #from(Row)} reads, in a form SQL statements can splice in. */
-  static final String COLUMNS =
-      "version, manifest_path, requested_path, manifest_size, e_tag, metadata, "
-          + "transaction_id, timestamp_millis, lance_transaction";
-
   static TableVersion from(Row row) {
     return new TableVersion(
         row.getLong("version"),

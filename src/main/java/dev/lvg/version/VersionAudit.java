@@ -1,6 +1,5 @@
 package dev.lvg.version;
 
-import dev.lvg.audit.AuditTrail;
 import dev.lvg.http.ObjectId;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.SqlClient;
@@ -15,44 +14,16 @@ import java.util.UUID;
  * manifests were finalized.
  */
 final class VersionAudit {
-  static final String OPERATION = "CreateTableVersion";
-
-  /**
-   * {@code insert} (an {@code INSERT ... RETURNING} of version rows with {@code $1} to {@code
-   * $12}), recording each inserted row, matched by its transaction id ({@code $11}) to the actor
-   * arrays {@code $13} to {@code $16} that {@link #addActors} binds.
-   */
-  static String recording(String insert) {
-    return "WITH inserted AS ("
-        + insert
-        + ")\n, audit AS (INSERT INTO audit_events ("
-        + AuditTrail.COLUMNS
-        + """
-        )
-          SELECT i.tenant_id, '%s', array_agg(a.credential), array_agg(a.object),
-                 array_agg(i.version), array_agg(i.transaction_id), array_agg(a.request_id),
-                 array_agg(a.context)
-          FROM inserted i
-          JOIN unnest($11::uuid[], $13::text[], $14::text[], $15::text[], $16::text[])
-               AS a(txid, credential, object, request_id, context) ON a.txid = i.transaction_id
-          GROUP BY i.tenant_id)
-        SELECT * FROM inserted"""
-            .formatted(OPERATION);
-  }
-
   /** Records the versions created in a transaction: one row per tenant. */
   static final String RECORD =
-      "INSERT INTO audit_events ("
-          + AuditTrail.COLUMNS
-          + """
-          )
-          SELECT a.tenant_id, '%s', array_agg(a.credential), array_agg(a.object),
-                 array_agg(a.version), array_agg(a.txid), array_agg(a.request_id),
-                 array_agg(a.context)
-          FROM unnest($1::bigint[], $2::bigint[], $3::uuid[], $4::text[], $5::text[], $6::text[],
-                      $7::text[]) AS a(tenant_id, version, txid, credential, object, request_id, context)
-          GROUP BY a.tenant_id"""
-              .formatted(OPERATION);
+      """
+      INSERT INTO audit_events (tenant_id, operation, credential, object, version, transaction_id,
+                                request_id, context)
+      SELECT a.tenant_id, 'CreateTableVersion', array_agg(a.credential), array_agg(a.object),
+             array_agg(a.version), array_agg(a.txid), array_agg(a.request_id), array_agg(a.context)
+      FROM unnest($1::bigint[], $2::bigint[], $3::uuid[], $4::text[], $5::text[], $6::text[],
+                  $7::text[]) AS a(tenant_id, version, txid, credential, object, request_id, context)
+      GROUP BY a.tenant_id""";
 
   private VersionAudit() {}
 

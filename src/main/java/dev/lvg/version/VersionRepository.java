@@ -44,18 +44,34 @@ public final class VersionRepository {
                                  AND v.branch = $4 AND v.version = $5
       WHERE t.tenant_id = $1 AND t.namespace = $2 AND t.name = $3 AND t.deregistered_at IS NULL""";
 
-  private static final String VERSIONS_OF_LIVE_TABLE =
-      """
-      SELECT v.%s FROM lance_tables t JOIN table_versions v ON v.tenant_id = t.tenant_id AND v.table_id = t.id
-      WHERE t.tenant_id = $1 AND t.namespace = $2 AND t.name = $3 AND t.deregistered_at IS NULL
-        AND v.tenant_id = $1 AND v.branch = $4 AND\s"""
-          .formatted(TableVersion.COLUMNS.replace(", ", ", v."));
-
+  /** A page of branch $4's versions after $5, ascending, at most $6. */
   static final String LIST_ASCENDING =
-      VERSIONS_OF_LIVE_TABLE + "v.version > $5 ORDER BY v.version LIMIT $6";
+      """
+      SELECT v.version, v.manifest_path, v.requested_path, v.manifest_size, v.e_tag, v.metadata,
+             v.transaction_id, v.timestamp_millis, v.lance_transaction
+      FROM lance_tables t JOIN table_versions v ON v.tenant_id = t.tenant_id AND v.table_id = t.id
+      WHERE t.tenant_id = $1 AND t.namespace = $2 AND t.name = $3 AND t.deregistered_at IS NULL
+        AND v.tenant_id = $1 AND v.branch = $4 AND v.version > $5
+      ORDER BY v.version LIMIT $6""";
+
+  /** A page of branch $4's versions before $5, descending, at most $6. */
   static final String LIST_DESCENDING =
-      VERSIONS_OF_LIVE_TABLE + "v.version < $5 ORDER BY v.version DESC LIMIT $6";
-  static final String DESCRIBE = VERSIONS_OF_LIVE_TABLE + "v.version = $5";
+      """
+      SELECT v.version, v.manifest_path, v.requested_path, v.manifest_size, v.e_tag, v.metadata,
+             v.transaction_id, v.timestamp_millis, v.lance_transaction
+      FROM lance_tables t JOIN table_versions v ON v.tenant_id = t.tenant_id AND v.table_id = t.id
+      WHERE t.tenant_id = $1 AND t.namespace = $2 AND t.name = $3 AND t.deregistered_at IS NULL
+        AND v.tenant_id = $1 AND v.branch = $4 AND v.version < $5
+      ORDER BY v.version DESC LIMIT $6""";
+
+  /** Version $5 of branch $4. */
+  static final String DESCRIBE =
+      """
+      SELECT v.version, v.manifest_path, v.requested_path, v.manifest_size, v.e_tag, v.metadata,
+             v.transaction_id, v.timestamp_millis, v.lance_transaction
+      FROM lance_tables t JOIN table_versions v ON v.tenant_id = t.tenant_id AND v.table_id = t.id
+      WHERE t.tenant_id = $1 AND t.namespace = $2 AND t.name = $3 AND t.deregistered_at IS NULL
+        AND v.tenant_id = $1 AND v.branch = $4 AND v.version = $5""";
 
   /** Deletes the versions in any of the ranges [start, end); end -1 reaches through the latest. */
   static final String DELETE_RANGES =
@@ -139,7 +155,8 @@ public final class VersionRepository {
             .addArrayOfString(metadata)
             .addArrayOfUUID(transactions)
             .addArrayOfUUID(lanceTransactions);
-    return db.preparedQuery(withLocation ? statements.insertWithLocation() : statements.insert())
+    return db.preparedQuery(
+            withLocation ? statements.insertReturningLocation() : statements.insertAndRecord())
         .execute(withLocation ? params : VersionAudit.addActors(params, requests))
         .map(
             rows -> {

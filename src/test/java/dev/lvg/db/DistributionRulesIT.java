@@ -37,9 +37,9 @@ class DistributionRulesIT {
           "TableDrops.NEXT_DROPS",
           "the drop job's scan of every tenant's queue; a multi-shard read without locks",
           "VersionStatements.SET_FINAL_MANIFESTS",
-          "the PostgreSQL form; VersionStatements.of(true) adds the tenant",
+          "the PostgreSQL form, of rows this transaction inserted; SET_FINAL_MANIFESTS_ONE_TENANT is Citus's",
           "VersionStatements.DELETE_INSERTED",
-          "the PostgreSQL form; VersionStatements.of(true) adds the tenant",
+          "the PostgreSQL form, of rows this transaction inserted; DELETE_INSERTED_ONE_TENANT is Citus's",
           "VersionAudit.RECORD",
           "rows made from the batch's arrays, each routed by its own tenant_id value");
 
@@ -151,21 +151,21 @@ class DistributionRulesIT {
     assertThat(checked)
         .as("statements found")
         .contains("CatalogRepository.FIND_TABLE", "TableDrops.CLAIM_DROP", "AuditTrail.PAGE");
-    // The statements of a distributed database's commit batches name their one tenant.
+    // The Citus forms of the commit batch's statements filter on their one tenant alone.
     Class<?> statements = Class.forName("dev.lvg.version.VersionStatements");
-    var of = statements.getDeclaredMethod("of", boolean.class);
-    of.setAccessible(true);
-    Object distributed = of.invoke(null, true);
-    for (String component :
-        List.of("insert", "insertWithLocation", "setFinalManifests", "deleteInserted")) {
-      var accessor = statements.getDeclaredMethod(component);
-      accessor.setAccessible(true);
-      String sql = (String) accessor.invoke(distributed);
-      if (component.startsWith("insert")) {
-        assertThat(sql).as(component).contains("$1::bigint").doesNotContain("r.tenant_id");
-      } else {
-        assertThat(sql).as(component).containsPattern("tenant_id = \\$\\d::bigint");
-      }
+    for (String name :
+        List.of(
+            "INSERT_AND_RECORD_ONE_TENANT",
+            "INSERT_RETURNING_LOCATION_ONE_TENANT",
+            "SET_FINAL_MANIFESTS_ONE_TENANT",
+            "DELETE_INSERTED_ONE_TENANT")) {
+      Field field = statements.getDeclaredField(name);
+      field.setAccessible(true);
+      assertThat((String) field.get(null))
+          .as(name)
+          .containsPattern("tenant_id = \\$\\d::bigint")
+          .doesNotContain("r.tenant_id");
+      assertThat(checked).as("checked by the rule above too").contains("VersionStatements." + name);
     }
   }
 
