@@ -81,7 +81,7 @@ public final class VersionRoutes {
                 versions
                     .present(
                         pool,
-                        tenant,
+                        Actor.of(ctx),
                         tableId,
                         branch,
                         page.subList(0, Math.min(limit, page.size())))
@@ -115,7 +115,7 @@ public final class VersionRoutes {
     return versions
         .repository()
         .describe(pool, tenant, tableId, branch, version)
-        .compose(found -> versions.present(pool, tenant, tableId, branch, List.of(found)))
+        .compose(found -> versions.present(pool, Actor.of(ctx), tableId, branch, List.of(found)))
         .compose(
             shown ->
                 shown.isEmpty()

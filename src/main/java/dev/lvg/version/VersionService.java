@@ -6,9 +6,9 @@ import dev.lvg.catalog.Branches;
 import dev.lvg.http.Body;
 import dev.lvg.http.Json;
 import dev.lvg.http.ObjectId;
-import dev.lvg.tenancy.Tenant;
 import dev.lvg.transaction.TransactionLog;
 import io.vertx.core.Future;
+import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlClient;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,21 +20,21 @@ public final class VersionService {
 
   private final VersionRepository repository;
   private final Committer committer;
-  private final PrunedVersions pruned;
+  private final VersionPruning pruning;
 
   public VersionService(VersionRepository repository, Committer committer) {
     this.repository = repository;
     this.committer = committer;
-    this.pruned = new PrunedVersions(committer.manifests());
+    this.pruning = new VersionPruning(committer.manifests());
   }
 
   /**
-   * Of {@code rows} (versions of one table and branch), those whose manifests still exist; see
-   * {@link PrunedVersions}.
+   * Of {@code rows} (versions of one table and branch) that {@code reader} read, those whose
+   * manifests still exist; see {@link VersionPruning}.
    */
   public Future<List<TableVersion>> present(
-      SqlClient db, Tenant tenant, List<String> tableId, String branch, List<TableVersion> rows) {
-    return pruned.present(db, tenant, tableId, branch, rows);
+      Pool pool, Actor reader, List<String> tableId, String branch, List<TableVersion> rows) {
+    return pruning.present(pool, reader, tableId, branch, rows);
   }
 
   public VersionRepository repository() {

@@ -297,6 +297,33 @@ class LanceWriterIT {
     api.post(described + "/describe", "{}").assertError(404, 4);
   }
 
+  /** The versions of the PruneTableVersion events of {@code key}'s tenant, once there are n. */
+  private static List<Long> pruneEventsWithin(String key, int n, long millis) throws Exception {
+    long deadline = System.currentTimeMillis() + millis;
+    while (true) {
+      List<Long> versions = new ArrayList<>();
+      try (java.sql.Connection db = gw.jdbc();
+          java.sql.PreparedStatement query =
+              db.prepareStatement(
+                  "SELECT e.version[1] FROM audit_events e JOIN api_keys k"
+                      + " ON k.tenant_id = e.tenant_id"
+                      + " WHERE k.key_hash = encode(sha256(convert_to(?, 'UTF8')), 'hex')"
+                      + " AND e.operation = 'PruneTableVersion'"
+                      + " AND e.credential[1] = 'gateway-maintenance' ORDER BY 1")) {
+        query.setString(1, key);
+        try (java.sql.ResultSet rows = query.executeQuery()) {
+          while (rows.next()) {
+            versions.add(rows.getLong(1));
+          }
+        }
+      }
+      if (versions.size() >= n || System.currentTimeMillis() > deadline) {
+        return versions;
+      }
+      Thread.sleep(50);
+    }
+  }
+
   @Test
   void versionsALanceCleanupRemovedLeaveTheCatalog() throws Exception {
     String key = gw.newTenant("cleanup");
@@ -325,6 +352,11 @@ class LanceWriterIT {
         api.post("/v1/table/ns1%24events/version/list", null).assertOk().get("versions");
     assertThat(listed).extracting(v -> v.get("version").asLong()).containsExactly(3L);
     api.post("/v1/table/ns1%24events/version/describe", "{\"version\":1}").assertError(404, 11);
+    // The read showed only what is there; the maintenance step it handed the rest to removes
+    // those rows, each with its audit event.
+    assertThat(pruneEventsWithin(key, 2, 10_000))
+        .as("PruneTableVersion events of versions 1 and 2")
+        .containsExactly(1L, 2L);
     try (Dataset dataset = open(namespace, TABLE)) {
       assertThat(LanceData.ids(dataset)).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
     }
