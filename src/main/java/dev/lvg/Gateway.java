@@ -146,7 +146,7 @@ public final class Gateway implements AutoCloseable {
     Vertx vertx = GatewayVertx.create(config, registry);
     int statementTimeout = config.deadlines().statementTimeoutMillis();
     Pool pool =
-        Database.pool(
+        Database.keyedPool(
             vertx,
             url,
             "lvg",

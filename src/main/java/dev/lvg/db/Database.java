@@ -9,6 +9,7 @@ import io.vertx.pgclient.PgConnection;
 import io.vertx.sqlclient.ClosedConnectionException;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
+import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.SqlConnectOptions;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -56,6 +57,7 @@ public final class Database {
                     : Future.failedFuture(error));
   }
 
+  /** A pool for administration and tests: the planner's own choices, no statement timeout. */
   public static Pool pool(
       Vertx vertx, String url, String name, int maxSize, int queueSize, int eventLoops) {
     return pool(vertx, url, name, maxSize, queueSize, eventLoops, 0);
@@ -74,18 +76,30 @@ public final class Database {
       int queueSize,
       int eventLoops,
       int statementTimeoutMillis) {
-    PgConnectOptions planned =
-        PgConnectOptions.fromUri(url)
-            .setCachePreparedStatements(true)
-            .setPreparedStatementCacheMaxSize(256)
-            // The client caches statements up to 2 KiB of text by default; the commit statement
-            // (with its audit record) is longer, and re-parsing it on every batch cost a third of
-            // the commit rate.
-            .setPreparedStatementCacheSqlLimit(16 * 1024);
-    // A plan made while a table was small (a fresh install, a benchmark) must not scan that table
-    // once it has grown, so the sessions never choose a sequential scan where an index serves.
+    PgConnectOptions connect = cached(url, statementTimeoutMillis);
+    return PgBuilder.pool()
+        .with(poolOptions(name, maxSize, queueSize, eventLoops))
+        .connectingTo(connect)
+        .using(vertx)
+        .build();
+  }
+
+  /**
+   * The API's pool, whose statements are all lookups by key: as {@link #pool(Vertx, String, String,
+   * int, int, int, int)}, with sessions that never choose a sequential scan where an index serves
+   * (a plan made while a table was small, on a fresh install or in a benchmark, must not scan it
+   * once it has grown) and, except on Citus, one generic plan per prepared statement.
+   */
+  public static Pool keyedPool(
+      Vertx vertx,
+      String url,
+      String name,
+      int maxSize,
+      int queueSize,
+      int eventLoops,
+      int statementTimeoutMillis) {
+    PgConnectOptions planned = cached(url, statementTimeoutMillis);
     planned.addProperty("enable_seqscan", "off");
-    planned.addProperty("statement_timeout", Integer.toString(statementTimeoutMillis));
     // Every statement of the gateway is a lookup by key, so one plan per prepared statement
     // serves every call: planning each call (a custom plan, which PostgreSQL keeps choosing for
     // batches smaller than it guesses) costs more than running it. Not on Citus, which plans a
@@ -95,19 +109,39 @@ public final class Database {
     AtomicReference<Future<Boolean>> distributed = new AtomicReference<>();
     Supplier<Future<SqlConnectOptions>> options =
         () -> distributed(vertx, planned, distributed).map(citus -> citus ? planned : generic);
-    PoolOptions poolOptions =
-        new PoolOptions()
-            .setShared(true)
-            .setName(name)
-            .setMaxSize(maxSize)
-            .setMaxWaitQueueSize(queueSize)
-            .setEventLoopSize(eventLoops);
-    return PgBuilder.pool().with(poolOptions).connectingTo(options).using(vertx).build();
+    return PgBuilder.pool()
+        .with(poolOptions(name, maxSize, queueSize, eventLoops))
+        .connectingTo(options)
+        .using(vertx)
+        .build();
   }
 
-  /** Whether the database behind {@code pool} is Citus (has its extension). */
-  public static Future<Boolean> distributed(Pool pool) {
-    return pool.query(HAS_CITUS).execute().map(rows -> rows.iterator().next().getBoolean(0));
+  /** Connection options that keep prepared statements, with a statement timeout (0: none). */
+  private static PgConnectOptions cached(String url, int statementTimeoutMillis) {
+    PgConnectOptions options =
+        PgConnectOptions.fromUri(url)
+            .setCachePreparedStatements(true)
+            .setPreparedStatementCacheMaxSize(256)
+            // The client caches statements up to 2 KiB of text by default; the commit statement
+            // (with its audit record) is longer, and re-parsing it on every batch cost a third of
+            // the commit rate.
+            .setPreparedStatementCacheSqlLimit(16 * 1024);
+    options.addProperty("statement_timeout", Integer.toString(statementTimeoutMillis));
+    return options;
+  }
+
+  private static PoolOptions poolOptions(String name, int maxSize, int queueSize, int eventLoops) {
+    return new PoolOptions()
+        .setShared(true)
+        .setName(name)
+        .setMaxSize(maxSize)
+        .setMaxWaitQueueSize(queueSize)
+        .setEventLoopSize(eventLoops);
+  }
+
+  /** Whether the database {@code client} reaches is Citus (has its extension). */
+  public static Future<Boolean> distributed(SqlClient client) {
+    return client.query(HAS_CITUS).execute().map(rows -> rows.iterator().next().getBoolean(0));
   }
 
   /** Whether the database has the Citus extension; asked once, again after a failure. */
@@ -119,12 +153,7 @@ public final class Database {
     }
     Future<Boolean> asked =
         PgConnection.connect(vertx, connect)
-            .compose(
-                conn ->
-                    conn.query(HAS_CITUS)
-                        .execute()
-                        .map(rows -> rows.iterator().next().getBoolean(0))
-                        .eventually(conn::close));
+            .compose(conn -> distributed(conn).eventually(conn::close));
     known.set(asked);
     return asked;
   }

@@ -22,11 +22,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Objects on the local file system; keys are absolute paths. File I/O runs on worker threads.
  *
- * <p>A final manifest is created as a synced file named after the attempt, {@code .<final
- * name>.<attempt>.lvg}, hard-linked to the final name, which fails atomically when the name exists,
- * so a reader never sees a partial manifest. The attempt's file stays, a second link to the same
- * bytes, until the attempt's row commits: a final manifest that shares its file with such a mark
- * was left by an attempt that died.
+ * <p>A final manifest is the staging manifest hard-linked to the final name, which fails atomically
+ * when the name exists, so a reader never sees a partial manifest and the bytes are the writer's
+ * own. Where the file system cannot link (or the staging file went between the check and the link),
+ * the bytes are copied instead, through a synced file named after the attempt, {@code .<final
+ * name>.<attempt>.lvg}, linked to the final name; that mark stays, a second link to the same bytes,
+ * until the attempt's row commits, so a final manifest that shares its file with a mark was left by
+ * an attempt that died.
  *
  * <p>A final manifest's bytes and name are durable before {@link #createFinal} answers: the file
  * and its directory synced on their own, or, in a store made by {@link #grouped}, by a file-system

@@ -200,11 +200,7 @@ public final class Manifests {
 
   /** A staging manifest and the final manifest it becomes, as keys of one store. */
   public record Target(
-      ObjectStore store, String stagingKey, String finalKey, String clientFinalPath) {
-    public boolean alreadyFinal() {
-      return stagingKey.equals(finalKey);
-    }
-  }
+      ObjectStore store, String stagingKey, String finalKey, String clientFinalPath) {}
 
   /**
    * The finalization target of a {@code version/create}, or {@code null} when the table's versions

@@ -9,6 +9,8 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The storage half of finalizing a version, run while the caller holds the version's slot: an
@@ -30,6 +32,8 @@ import java.util.UUID;
  * row whose retry gets 200 and settles.
  */
 final class Finalizer {
+  private static final Logger LOG = LoggerFactory.getLogger(Finalizer.class);
+
   private Finalizer() {}
 
   /**
@@ -125,8 +129,8 @@ final class Finalizer {
 
   /**
    * Once the rows of {@code attempts} committed: their staging manifests and marks go, in one call
-   * per store; {@code targets.get(i)} belongs to {@code attempts.get(i)}. Cleanup failures are left
-   * to a replay, which settles again.
+   * per store; {@code targets.get(i)} belongs to {@code attempts.get(i)}. A cleanup failure is
+   * logged and left: the version is committed, and a replay settles again.
    */
   static Future<Void> settleAll(List<Manifests.Target> targets, List<UUID> attempts) {
     return Future.join(
@@ -135,7 +139,14 @@ final class Finalizer {
                     each ->
                         each.getKey()
                             .settleAll(placements(targets, attempts, each.getValue()))
-                            .recover(cleanupFailed -> Future.succeededFuture()))
+                            .recover(
+                                cleanupFailed -> {
+                                  LOG.warn(
+                                      "staging manifests of committed versions were not removed"
+                                          + " (a replay removes them): {}",
+                                      cleanupFailed.getMessage());
+                                  return Future.succeededFuture();
+                                }))
                 .toList())
         .mapEmpty();
   }
