@@ -3,6 +3,8 @@ package dev.lvg;
 import dev.lvg.admin.AdminRoutes;
 import dev.lvg.auth.Authentication;
 import dev.lvg.auth.BearerTokens;
+import dev.lvg.auth.Declaration;
+import dev.lvg.auth.Routes;
 import dev.lvg.batch.BatchRoutes;
 import dev.lvg.catalog.BranchRepository;
 import dev.lvg.catalog.BranchRoutes;
@@ -20,7 +22,6 @@ import dev.lvg.http.JsonBodies;
 import dev.lvg.http.OutageLog;
 import dev.lvg.http.Paging;
 import dev.lvg.http.RequestIds;
-import dev.lvg.http.Routes;
 import dev.lvg.metrics.GatewayMetrics;
 import dev.lvg.metrics.HttpMetrics;
 import dev.lvg.overload.Admission;
@@ -39,6 +40,7 @@ import dev.lvg.version.VersionService;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
@@ -80,7 +82,7 @@ final class ApiVerticle extends VerticleBase {
       AtomicInteger openConnections,
       AtomicInteger busyGuards,
       OutageLog outages,
-      Set<String> mountedRoutes) {}
+      Set<Declaration> served) {}
 
   private static final JsonBodies JSON_BODIES = new JsonBodies();
   private static final Handler<RoutingContext> MAY_READ = Authentication.requiring(Right.READ);
@@ -221,22 +223,17 @@ final class ApiVerticle extends VerticleBase {
     }
 
     @Override
-    public void post(String path, Handler<RoutingContext> operation) {
-      mount(router.post(path), "POST", path, operation);
-    }
-
-    @Override
-    public void get(String path, Handler<RoutingContext> operation) {
-      mount(router.get(path), "GET", path, operation);
-    }
-
-    private void mount(Route route, String method, String path, Handler<RoutingContext> operation) {
-      shared.mountedRoutes().add(method + " " + path);
+    public void serve(Declaration declaration, Handler<RoutingContext> operation) {
+      String method = declaration.method();
+      String path = declaration.routePath();
+      Route route = router.route(HttpMethod.valueOf(method), path);
+      shared.served().add(declaration);
       route.handler(shared.httpMetrics().timing(method, path));
       if (path.equals(VersionRoutes.CREATE)) {
         route.handler((PlatformHandler) ApiVerticle.this::countCreateOutcome);
       }
-      ConcurrencyLimiter limiter = readsOnly(method, path) ? shared.reads() : shared.writes();
+      boolean reads = declaration.right() == Right.READ;
+      ConcurrencyLimiter limiter = reads ? shared.reads() : shared.writes();
       gate.add(method, path, limiter);
       if (limiter != null) {
         route.handler(new Admission(limiter, authentication::requester));
@@ -245,7 +242,7 @@ final class ApiVerticle extends VerticleBase {
           .handler(JSON_BODIES)
           .handler(body)
           .handler(authentication)
-          .handler(readsOnly(method, path) ? MAY_READ : MAY_WRITE);
+          .handler(reads ? MAY_READ : MAY_WRITE);
       if (shared.tenantRateLimit() != null) {
         route.handler(shared.tenantRateLimit());
       }
@@ -264,15 +261,6 @@ final class ApiVerticle extends VerticleBase {
     if (shared.config().accessLog()) {
       AccessLog.answeredEarly(request, route, status, error.errorCode().code, nanos / 1e6);
     }
-  }
-
-  /** Operations that change nothing: listings, descriptions, existence checks. */
-  private static boolean readsOnly(String method, String path) {
-    return method.equals("GET")
-        || path.endsWith("/list")
-        || path.endsWith("/describe")
-        || path.endsWith("/exists")
-        || path.endsWith("/tags/version");
   }
 
   /** Counts how each {@code version/create} ended, sheds and router refusals included. */

@@ -1,6 +1,7 @@
 package dev.lvg;
 
 import dev.lvg.auth.BearerTokens;
+import dev.lvg.auth.Declaration;
 import dev.lvg.catalog.BranchRepository;
 import dev.lvg.catalog.CatalogRepository;
 import dev.lvg.catalog.Locations;
@@ -72,7 +73,7 @@ public final class Gateway implements AutoCloseable {
   private final int shutdownGraceSeconds;
   private volatile String apiDeployment;
   private volatile CredentialEvents credentialEvents;
-  private final Set<String> mountedRoutes = ConcurrentHashMap.newKeySet();
+  private final Set<Declaration> served = ConcurrentHashMap.newKeySet();
 
   private Gateway(
       EmbeddedDatabase embedded,
@@ -225,7 +226,10 @@ public final class Gateway implements AutoCloseable {
                       healthPool,
                       registry,
                       draining,
-                      () -> OpenApi.yaml(mountedRoutes, version()));
+                      () ->
+                          OpenApi.yaml(
+                              served.stream().map(d -> d.method() + " " + d.routePath()).toList(),
+                              version()));
               return managementVertx
                   .deployVerticle(management)
                   .onSuccess(id -> managementPort.set(management.actualPort()));
@@ -283,7 +287,7 @@ public final class Gateway implements AutoCloseable {
             new AtomicInteger(),
             new AtomicInteger(),
             outages,
-            mountedRoutes);
+            served);
     int port = config.port() == 0 ? -1 : config.port();
     return vertx
         .deployVerticle(

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.lvg.auth.Declaration;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,6 +58,46 @@ class ArchitectureTest {
         .should()
         .dependOnClassesThat()
         .resideInAPackage("dev.lvg")
+        .check(MAIN);
+  }
+
+  @Test
+  void featuresServeOperationsOnlyThroughTheirDeclarations() {
+    noClasses()
+        .that()
+        .resideInAnyPackage(
+            "dev.lvg.catalog..",
+            "dev.lvg.version..",
+            "dev.lvg.tag..",
+            "dev.lvg.batch..",
+            "dev.lvg.transaction..")
+        .should()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("io.vertx.ext.web.Router")
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("io.vertx.ext.web.Route")
+        .because("a route comes from a Declaration given to Routes.serve, nowhere else")
+        .check(MAIN);
+  }
+
+  @Test
+  void theRightARouteNeedsComesFromItsDeclaration() {
+    // The composition checks rights with Authentication.requiring, given Declaration.right(); no
+    // other class decides which right a route needs.
+    noClasses()
+        .that()
+        .doNotHaveFullyQualifiedName("dev.lvg.ApiVerticle")
+        .and()
+        .resideOutsideOfPackage("dev.lvg.auth..")
+        .should()
+        .callMethod(dev.lvg.auth.Authentication.class, "requiring", dev.lvg.tenancy.Right.class)
+        .check(MAIN);
+    com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes()
+        .that()
+        .haveFullyQualifiedName("dev.lvg.ApiVerticle$ChainedRoutes")
+        .should()
+        .callMethod(Declaration.class, "right")
         .check(MAIN);
   }
 

@@ -71,6 +71,56 @@ class SpecCoverageIT {
     assertThat(served).containsExactlyInAnyOrderElementsOf(SERVED);
   }
 
+  /** The operations a read key may run: those that change nothing. */
+  private static final Set<String> READS =
+      Set.of(
+          "ListNamespaces",
+          "DescribeNamespace",
+          "NamespaceExists",
+          "ListTables",
+          "ListAllTables",
+          "DescribeTable",
+          "TableExists",
+          "ListTableVersions",
+          "DescribeTableVersion",
+          "ListTableBranches",
+          "ListTableTags",
+          "GetTableTagVersion",
+          "DescribeTransaction");
+
+  @Test
+  void aReadKeyRunsExactlyTheOperationsDeclaredAsReadsAndIsRefusedEveryOther() throws Exception {
+    TestGateway gw = TestGateway.finalizing();
+    String tenant = "rights-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+    gw.tenantWithKey(tenant);
+    String reader = "reader-" + java.util.UUID.randomUUID();
+    try (java.sql.Connection db = gw.jdbc();
+        java.sql.PreparedStatement insert =
+            db.prepareStatement(
+                "INSERT INTO api_keys (key_hash, tenant_id, key_id, scopes)"
+                    + " SELECT ?, id, ?, '{read}' FROM tenants WHERE name = ?")) {
+      insert.setString(1, dev.lvg.tenancy.TenantDirectory.hash(reader));
+      insert.setString(2, "k_" + reader.substring(7, 31).replace("-", ""));
+      insert.setString(3, tenant);
+      assertThat(insert.executeUpdate()).isEqualTo(1);
+    }
+    Api api = gw.api(reader);
+    List<String> refused = new ArrayList<>();
+    for (SpecOperations.Operation op : SpecOperations.all()) {
+      if (!SERVED.contains(op.id())) {
+        continue;
+      }
+      String path = op.path().replace("{id}", "ns%24missing");
+      Api.Response answer = op.method().equals("GET") ? api.get(path) : api.post(path, "{}");
+      if (answer.status() == 403) {
+        answer.assertError(403, 15);
+        refused.add(op.id());
+      }
+    }
+    List<String> writes = SERVED.stream().filter(id -> !READS.contains(id)).toList();
+    assertThat(refused).containsExactlyInAnyOrderElementsOf(writes);
+  }
+
   @Test
   void theOpenApiDocumentListsExactlyTheServedOperations() throws Exception {
     TestGateway gw = TestGateway.finalizing();

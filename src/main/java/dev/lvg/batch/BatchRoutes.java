@@ -3,6 +3,8 @@ package dev.lvg.batch;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.audit.Actor;
+import dev.lvg.auth.Declaration;
+import dev.lvg.auth.Routes;
 import dev.lvg.catalog.CatalogService;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Body;
@@ -11,7 +13,6 @@ import dev.lvg.http.Json;
 import dev.lvg.http.ObjectId;
 import dev.lvg.http.Operations;
 import dev.lvg.http.Requests;
-import dev.lvg.http.Routes;
 import dev.lvg.transaction.TransactionLog;
 import dev.lvg.version.Commit;
 import dev.lvg.version.NewVersion;
@@ -44,8 +45,9 @@ public final class BatchRoutes {
   }
 
   public void mount(Routes routes) {
-    routes.post("/v1/table/version/batch-create", Operations.json(this::batchCreate));
-    routes.post("/v1/table/batch-commit", Operations.json(this::batchCommit));
+    routes.serve(
+        Declaration.writes("BatchCreateTableVersions"), Operations.json(this::batchCreate));
+    routes.serve(Declaration.writes("BatchCommitTables"), Operations.json(this::batchCommit));
   }
 
   private Future<ObjectNode> batchCreate(RoutingContext ctx) {

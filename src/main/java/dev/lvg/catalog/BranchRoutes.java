@@ -3,13 +3,14 @@ package dev.lvg.catalog;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.audit.Actor;
 import dev.lvg.auth.Authentication;
+import dev.lvg.auth.Declaration;
+import dev.lvg.auth.Routes;
 import dev.lvg.http.Body;
 import dev.lvg.http.Json;
 import dev.lvg.http.ObjectId;
 import dev.lvg.http.Operations;
 import dev.lvg.http.Paging;
 import dev.lvg.http.Requests;
-import dev.lvg.http.Routes;
 import dev.lvg.transaction.TransactionLog;
 import io.vertx.core.Future;
 import io.vertx.ext.web.RoutingContext;
@@ -30,9 +31,9 @@ public final class BranchRoutes {
   }
 
   public void mount(Routes routes) {
-    routes.post("/v1/table/:id/branches/create", Operations.json(this::createBranch));
-    routes.post("/v1/table/:id/branches/list", Operations.json(this::listBranches));
-    routes.post("/v1/table/:id/branches/delete", Operations.json(this::deleteBranch));
+    routes.serve(Declaration.writes("CreateTableBranch"), Operations.json(this::createBranch));
+    routes.serve(Declaration.reads("ListTableBranches"), Operations.json(this::listBranches));
+    routes.serve(Declaration.writes("DeleteTableBranch"), Operations.json(this::deleteBranch));
   }
 
   private Future<ObjectNode> createBranch(RoutingContext ctx) {

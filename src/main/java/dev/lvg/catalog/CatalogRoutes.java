@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.audit.Actor;
 import dev.lvg.audit.AuditTrail;
 import dev.lvg.auth.Authentication;
+import dev.lvg.auth.Declaration;
+import dev.lvg.auth.Routes;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Body;
 import dev.lvg.http.Json;
@@ -12,7 +14,6 @@ import dev.lvg.http.ObjectId;
 import dev.lvg.http.Operations;
 import dev.lvg.http.Paging;
 import dev.lvg.http.Requests;
-import dev.lvg.http.Routes;
 import dev.lvg.tenancy.Right;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
@@ -43,20 +44,20 @@ public final class CatalogRoutes {
   }
 
   public void mount(Routes routes) {
-    routes.post("/v1/namespace/:id/create", Operations.json(this::createNamespace));
-    routes.get("/v1/namespace/:id/list", Operations.json(this::listNamespaces));
-    routes.post("/v1/namespace/:id/describe", Operations.json(this::describeNamespace));
-    routes.post("/v1/namespace/:id/exists", Operations.noContent(this::namespaceExists));
-    routes.post("/v1/namespace/:id/drop", Operations.json(this::dropNamespace));
-    routes.get("/v1/table", Operations.json(this::listAllTables));
-    routes.get("/v1/namespace/:id/table/list", Operations.json(this::listTables));
-    routes.post("/v1/table/:id/declare", Operations.json(this::declareTable));
-    routes.post("/v1/table/:id/register", Operations.json(this::registerTable));
-    routes.post("/v1/table/:id/describe", Operations.json(this::describeTable));
-    routes.post("/v1/table/:id/exists", Operations.noContent(this::tableExists));
-    routes.post("/v1/table/:id/deregister", Operations.json(this::deregisterTable));
-    routes.post("/v1/table/:id/drop", Operations.json(this::dropTable));
-    routes.post("/v1/table/:id/rename", Operations.json(this::renameTable));
+    routes.serve(Declaration.writes("CreateNamespace"), Operations.json(this::createNamespace));
+    routes.serve(Declaration.reads("ListNamespaces"), Operations.json(this::listNamespaces));
+    routes.serve(Declaration.reads("DescribeNamespace"), Operations.json(this::describeNamespace));
+    routes.serve(Declaration.reads("NamespaceExists"), Operations.noContent(this::namespaceExists));
+    routes.serve(Declaration.writes("DropNamespace"), Operations.json(this::dropNamespace));
+    routes.serve(Declaration.reads("ListAllTables"), Operations.json(this::listAllTables));
+    routes.serve(Declaration.reads("ListTables"), Operations.json(this::listTables));
+    routes.serve(Declaration.writes("DeclareTable"), Operations.json(this::declareTable));
+    routes.serve(Declaration.writes("RegisterTable"), Operations.json(this::registerTable));
+    routes.serve(Declaration.reads("DescribeTable"), Operations.json(this::describeTable));
+    routes.serve(Declaration.reads("TableExists"), Operations.noContent(this::tableExists));
+    routes.serve(Declaration.writes("DeregisterTable"), Operations.json(this::deregisterTable));
+    routes.serve(Declaration.writes("DropTable"), Operations.json(this::dropTable));
+    routes.serve(Declaration.writes("RenameTable"), Operations.json(this::renameTable));
   }
 
   private Future<ObjectNode> createNamespace(RoutingContext ctx) {

@@ -79,6 +79,14 @@ public final class SpecOperations {
     return OPERATIONS;
   }
 
+  /** The spec operation {@code operationId}; an unknown id is a programming error. */
+  public static Operation byId(String operationId) {
+    return OPERATIONS.stream()
+        .filter(op -> op.id().equals(operationId))
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no spec operation " + operationId));
+  }
+
   /** The spec operation a request names, if any. */
   public static Optional<Operation> of(String method, String path) {
     return OPERATIONS.stream()

@@ -3,6 +3,8 @@ package dev.lvg.tag;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.audit.Actor;
 import dev.lvg.auth.Authentication;
+import dev.lvg.auth.Declaration;
+import dev.lvg.auth.Routes;
 import dev.lvg.catalog.BranchRepository;
 import dev.lvg.catalog.Branches;
 import dev.lvg.catalog.TableRecord;
@@ -14,7 +16,6 @@ import dev.lvg.http.ObjectId;
 import dev.lvg.http.Operations;
 import dev.lvg.http.Paging;
 import dev.lvg.http.Requests;
-import dev.lvg.http.Routes;
 import dev.lvg.storage.Manifests;
 import dev.lvg.tenancy.Tenant;
 import dev.lvg.transaction.TransactionLog;
@@ -55,11 +56,11 @@ public final class TagRoutes {
   }
 
   public void mount(Routes routes) {
-    routes.post("/v1/table/:id/tags/list", Operations.json(this::list));
-    routes.post("/v1/table/:id/tags/version", Operations.json(this::version));
-    routes.post("/v1/table/:id/tags/create", Operations.json(this::create));
-    routes.post("/v1/table/:id/tags/delete", Operations.json(this::delete));
-    routes.post("/v1/table/:id/tags/update", Operations.json(this::update));
+    routes.serve(Declaration.reads("ListTableTags"), Operations.json(this::list));
+    routes.serve(Declaration.reads("GetTableTagVersion"), Operations.json(this::version));
+    routes.serve(Declaration.writes("CreateTableTag"), Operations.json(this::create));
+    routes.serve(Declaration.writes("DeleteTableTag"), Operations.json(this::delete));
+    routes.serve(Declaration.writes("UpdateTableTag"), Operations.json(this::update));
   }
 
   /** The table the request names, on its main branch; refuses when tags are not served. */

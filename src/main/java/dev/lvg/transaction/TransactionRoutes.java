@@ -2,12 +2,13 @@ package dev.lvg.transaction;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.auth.Authentication;
+import dev.lvg.auth.Declaration;
+import dev.lvg.auth.Routes;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Body;
 import dev.lvg.http.ObjectId;
 import dev.lvg.http.Operations;
 import dev.lvg.http.Requests;
-import dev.lvg.http.Routes;
 import io.vertx.core.Future;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
@@ -25,7 +26,7 @@ public final class TransactionRoutes {
   }
 
   public void mount(Routes routes) {
-    routes.post("/v1/transaction/:id/describe", Operations.json(this::describe));
+    routes.serve(Declaration.reads("DescribeTransaction"), Operations.json(this::describe));
   }
 
   private Future<ObjectNode> describe(RoutingContext ctx) {

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.audit.Actor;
 import dev.lvg.auth.Authentication;
+import dev.lvg.auth.Declaration;
+import dev.lvg.auth.Routes;
 import dev.lvg.catalog.Branches;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Body;
@@ -13,7 +15,6 @@ import dev.lvg.http.ObjectId;
 import dev.lvg.http.Operations;
 import dev.lvg.http.Paging;
 import dev.lvg.http.Requests;
-import dev.lvg.http.Routes;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
 import io.vertx.ext.web.RoutingContext;
@@ -39,10 +40,10 @@ public final class VersionRoutes {
   }
 
   public void mount(Routes routes) {
-    routes.post(CREATE, Operations.json(this::create));
-    routes.post("/v1/table/:id/version/list", Operations.json(this::list));
-    routes.post("/v1/table/:id/version/describe", Operations.json(this::describe));
-    routes.post("/v1/table/:id/version/delete", Operations.json(this::delete));
+    routes.serve(Declaration.writes("CreateTableVersion"), Operations.json(this::create));
+    routes.serve(Declaration.reads("ListTableVersions"), Operations.json(this::list));
+    routes.serve(Declaration.reads("DescribeTableVersion"), Operations.json(this::describe));
+    routes.serve(Declaration.writes("BatchDeleteTableVersions"), Operations.json(this::delete));
   }
 
   private Future<ObjectNode> create(RoutingContext ctx) {
