@@ -131,6 +131,24 @@ public final class TestGateway {
     return key;
   }
 
+  /** A new key of the existing tenant {@code name} with the read right alone; returns it. */
+  public String readKey(String name) throws java.sql.SQLException {
+    String key = "reader-" + UUID.randomUUID();
+    try (java.sql.Connection db = jdbc();
+        java.sql.PreparedStatement insert =
+            db.prepareStatement(
+                "INSERT INTO api_keys (key_hash, tenant_id, key_id, scopes)"
+                    + " SELECT ?, id, ?, '{read}' FROM tenants WHERE name = ?")) {
+      insert.setString(1, dev.lvg.tenancy.TenantDirectory.hash(key));
+      insert.setString(2, "k_" + key.substring(7, 31).replace("-", ""));
+      insert.setString(3, name);
+      if (insert.executeUpdate() != 1) {
+        throw new IllegalStateException("no tenant " + name);
+      }
+    }
+    return key;
+  }
+
   /** The PostgreSQL URL this gateway uses, embedded or external. */
   public String databaseUrl() {
     return gateway.embeddedDatabase() != null ? gateway.embeddedDatabase().url() : config.dbUrl();

@@ -409,17 +409,7 @@ class LanceWriterIT {
     String owner = gw.tenantWithKey(tenant);
     gw.api(owner).post("/v1/namespace/ns1/create", "{}").assertOk();
     write(namespace(owner), WriteParams.WriteMode.CREATE, 0, 4);
-    String reader = "reader-" + java.util.UUID.randomUUID();
-    try (java.sql.Connection db = gw.jdbc();
-        java.sql.PreparedStatement insert =
-            db.prepareStatement(
-                "INSERT INTO api_keys (key_hash, tenant_id, key_id, scopes)"
-                    + " SELECT ?, id, ?, '{read}' FROM tenants WHERE name = ?")) {
-      insert.setString(1, dev.lvg.tenancy.TenantDirectory.hash(reader));
-      insert.setString(2, "k_" + reader.substring(7, 31).replace("-", ""));
-      insert.setString(3, tenant);
-      assertThat(insert.executeUpdate()).isEqualTo(1);
-    }
+    String reader = gw.readKey(tenant);
     try (Dataset read = open(namespace(reader), TABLE)) {
       assertThat(read.countRows()).isEqualTo(4);
     }
