@@ -226,10 +226,7 @@ public final class Gateway implements AutoCloseable {
                       healthPool,
                       registry,
                       draining,
-                      () ->
-                          OpenApi.yaml(
-                              served.stream().map(d -> d.method() + " " + d.routePath()).toList(),
-                              version()));
+                      () -> OpenApi.yaml(served.stream().map(Declaration::id).toList(), version()));
               return managementVertx
                   .deployVerticle(management)
                   .onSuccess(id -> managementPort.set(management.actualPort()));

@@ -1,120 +1,120 @@
 package dev.lvg.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
 import java.util.Collection;
+import java.util.Deque;
+import java.util.Iterator;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
- * The OpenAPI 3.0 document of the operations a gateway mounts, made from its own route table: each
- * route with the spec's operationId, its path and query parameters, a JSON body for POST, and the
- * error answers with the error body every operation shares.
+ * The OpenAPI document of the operations a gateway serves, cut from the upstream contract it serves
+ * them by ({@value #CONTRACT}, the Lance Namespace REST spec): each served operation as the
+ * contract declares it (its parameters, request and response schemas), and every component those
+ * reference, so the document stands alone; the security schemes are the two the gateway accepts.
  */
 public final class OpenApi {
+  static final String CONTRACT = "/openapi/lance-namespace-0.11.1.yaml";
   private static final YAMLMapper YAML = new YAMLMapper();
+  private static final Set<String> SCHEMES = Set.of("ApiKeyAuth", "BearerAuth");
 
   private OpenApi() {}
 
-  /** {@code routes}: "METHOD /path/:id/..." as mounted. */
-  public static String yaml(Collection<String> routes, String version) {
-    ObjectNode document = Json.object().put("openapi", "3.0.3");
+  /** The upstream contract, as parsed from the jar. */
+  static JsonNode contract() {
+    try (InputStream in = OpenApi.class.getResourceAsStream(CONTRACT)) {
+      return YAML.readTree(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The document for the operations {@code served} (spec operationIds). Reads the jar: blocks. */
+  public static String yaml(Collection<String> served, String version) {
+    JsonNode contract = contract();
+    ObjectNode document = Json.object().put("openapi", contract.path("openapi").asText());
     document
         .putObject("info")
         .put("title", "Lance Version Gateway")
         .put("version", version)
         .put(
             "description",
-            "The operations of the Lance Namespace REST spec this gateway serves. Authenticate"
-                + " with an x-api-key header or a bearer token.");
-    Map<String, ObjectNode> paths = new TreeMap<>();
-    for (String route : routes) {
-      String method = route.substring(0, route.indexOf(' '));
-      String path = route.substring(route.indexOf(' ') + 1);
-      String specPath = path.replaceAll(":([a-z_]+)", "{$1}");
-      String operationId =
-          SpecOperations.of(method, path.replaceAll(":[a-z_]+", "x"))
-              .map(SpecOperations.Operation::id)
-              .orElse(method.toLowerCase() + specPath.replaceAll("[^A-Za-z]", "_"));
-      ObjectNode operation =
-          paths
-              .computeIfAbsent(specPath, p -> Json.object())
-              .putObject(method.toLowerCase())
-              .put("operationId", operationId);
-      ArrayNode parameters = operation.putArray("parameters");
-      java.util.regex.Matcher names =
-          java.util.regex.Pattern.compile("\\{([a-z_]+)}").matcher(specPath);
-      while (names.find()) {
-        parameters
-            .addObject()
-            .put("name", names.group(1))
-            .put("in", "path")
-            .put("required", true)
-            .putObject("schema")
-            .put("type", "string");
-      }
-      if (specPath.contains("{id}")) {
-        parameters
-            .addObject()
-            .put("name", "delimiter")
-            .put("in", "query")
-            .put("required", false)
-            .putObject("schema")
-            .put("type", "string")
-            .put("default", ObjectId.DEFAULT_DELIMITER);
-      }
-      if (method.equals("POST")) {
-        operation
-            .putObject("requestBody")
-            .put("required", false)
-            .putObject("content")
-            .putObject("application/json")
-            .putObject("schema")
-            .put("type", "object");
-      }
-      ObjectNode responses = operation.putObject("responses");
-      responses.putObject("200").put("description", "success");
-      for (String status : new String[] {"400", "401", "403", "404", "406", "409", "503"}) {
-        responses.putObject(status).put("$ref", "#/components/responses/Error");
-      }
-    }
+            "The operations of the Lance Namespace REST spec this gateway serves, as the spec"
+                + " declares them. Authenticate with an x-api-key header or a bearer token.");
+    Map<String, JsonNode> paths = new TreeMap<>();
+    contract
+        .path("paths")
+        .fields()
+        .forEachRemaining(
+            path -> {
+              ObjectNode kept = path.getValue().deepCopy();
+              boolean any = false;
+              for (Iterator<Map.Entry<String, JsonNode>> it = kept.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> entry = it.next();
+                JsonNode id = entry.getValue().get("operationId");
+                if (id != null && !served.contains(id.asText())) {
+                  it.remove();
+                } else if (id != null) {
+                  any = true;
+                }
+              }
+              if (any) {
+                paths.put(path.getKey(), kept);
+              }
+            });
     ObjectNode pathsNode = document.putObject("paths");
     paths.forEach(pathsNode::set);
     ObjectNode components = document.putObject("components");
-    ObjectNode error = components.putObject("schemas").putObject("ErrorResponse");
-    error.put("type", "object");
-    error.putArray("required").add("code").add("error");
-    ObjectNode properties = error.putObject("properties");
-    properties.putObject("code").put("type", "integer");
-    for (String field : new String[] {"error", "type", "title", "detail", "instance"}) {
-      properties.putObject(field).put("type", "string");
+    for (String reference : references(contract, pathsNode)) {
+      String[] parts = reference.substring("#/components/".length()).split("/", 2);
+      JsonNode component = contract.path("components").path(parts[0]).path(parts[1]);
+      ObjectNode kind =
+          components.has(parts[0])
+              ? (ObjectNode) components.get(parts[0])
+              : components.putObject(parts[0]);
+      kind.set(parts[1], component);
     }
-    properties.putObject("status").put("type", "integer");
-    components
-        .putObject("responses")
-        .putObject("Error")
-        .put("description", "an error")
-        .putObject("content")
-        .putObject("application/json")
-        .putObject("schema")
-        .put("$ref", "#/components/schemas/ErrorResponse");
     ObjectNode schemes = components.putObject("securitySchemes");
-    schemes.putObject("ApiKey").put("type", "apiKey").put("in", "header").put("name", "x-api-key");
-    schemes
-        .putObject("Bearer")
-        .put("type", "http")
-        .put("scheme", "bearer")
-        .put("bearerFormat", "JWT");
-    document
-        .putArray("security")
-        .add(Json.object().set("ApiKey", Json.MAPPER.createArrayNode()))
-        .add(Json.object().set("Bearer", Json.MAPPER.createArrayNode()));
+    for (String scheme : SCHEMES) {
+      schemes.set(scheme, contract.path("components").path("securitySchemes").path(scheme));
+    }
+    var security = document.putArray("security");
+    for (String scheme : SCHEMES) {
+      security.addObject().putArray(scheme);
+    }
     try {
       return YAML.writeValueAsString(document);
     } catch (JsonProcessingException impossible) {
       throw new IllegalStateException(impossible);
     }
+  }
+
+  /** Every component reference reachable from {@code start}, following references through. */
+  static Set<String> references(JsonNode contract, JsonNode start) {
+    Set<String> found = new TreeSet<>();
+    Deque<JsonNode> pending = new ArrayDeque<>();
+    pending.push(start);
+    while (!pending.isEmpty()) {
+      JsonNode node = pending.pop();
+      JsonNode ref = node.get("$ref");
+      if (ref != null && ref.isTextual() && ref.asText().startsWith("#/components/")) {
+        String reference = ref.asText();
+        if (found.add(reference)) {
+          String[] parts = reference.substring("#/components/".length()).split("/", 2);
+          pending.push(contract.path("components").path(parts[0]).path(parts[1]));
+        }
+      }
+      node.elements().forEachRemaining(pending::push);
+    }
+    return found;
   }
 }

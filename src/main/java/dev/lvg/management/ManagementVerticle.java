@@ -25,7 +25,7 @@ public final class ManagementVerticle extends VerticleBase {
 
   /**
    * Readiness reports 503 once {@code draining} is set, whatever the database says; {@code openApi}
-   * makes the OpenAPI document of the API.
+   * makes the OpenAPI document of the API (once, on a worker thread: it may block).
    */
   public ManagementVerticle(
       String host,
@@ -45,15 +45,21 @@ public final class ManagementVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     Router router = Router.router(vertx);
+    // Made once, on a worker thread: it reads and cuts the upstream contract.
+    Future<String> document = vertx.executeBlocking(openApi::get, false);
     router.get("/health/live").handler(ctx -> status(ctx, 200, "UP"));
     router.get("/health/ready").handler(this::ready);
     router
         .get("/openapi.yaml")
         .handler(
             ctx ->
-                ctx.response()
-                    .putHeader("Content-Type", "application/yaml; charset=utf-8")
-                    .end(openApi.get()));
+                document
+                    .onSuccess(
+                        text ->
+                            ctx.response()
+                                .putHeader("Content-Type", "application/yaml; charset=utf-8")
+                                .end(text))
+                    .onFailure(ctx::fail));
     router
         .get("/metrics")
         .handler(
