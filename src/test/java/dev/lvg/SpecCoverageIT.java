@@ -111,8 +111,7 @@ class SpecCoverageIT {
   }
 
   @Test
-  void theOpenApiDocumentIsValidAndServesEachServedOperationAsTheUpstreamSpecDeclaresIt()
-      throws Exception {
+  void theOpenApiDocumentServesEachServedOperationAsTheUpstreamSpecDeclaresIt() throws Exception {
     TestGateway gw = TestGateway.finalizing();
     String yaml =
         Api.send(
@@ -120,12 +119,6 @@ class SpecCoverageIT {
                     .GET()
                     .build())
             .text();
-    var parsed =
-        new io.swagger.v3.parser.OpenAPIV3Parser()
-            .readContents(yaml, null, new io.swagger.v3.parser.core.models.ParseOptions());
-    assertThat(parsed.getMessages()).as("OpenAPI validation").isEmpty();
-    assertThat(parsed.getOpenAPI().getPaths()).isNotEmpty();
-
     YAMLMapper mapper = new YAMLMapper();
     JsonNode document = mapper.readTree(yaml);
     JsonNode upstream =
