@@ -25,7 +25,6 @@ import dev.lvg.http.RequestIds;
 import dev.lvg.metrics.GatewayMetrics;
 import dev.lvg.metrics.HttpMetrics;
 import dev.lvg.overload.Admission;
-import dev.lvg.overload.AdmissionGate;
 import dev.lvg.overload.ConcurrencyLimiter;
 import dev.lvg.overload.TenantRateLimit;
 import dev.lvg.tag.TagRoutes;
@@ -33,7 +32,7 @@ import dev.lvg.tenancy.Right;
 import dev.lvg.tenancy.Tenant;
 import dev.lvg.tenancy.TenantDirectory;
 import dev.lvg.transaction.TransactionRoutes;
-import dev.lvg.version.Committer;
+import dev.lvg.version.CommitPipeline;
 import dev.lvg.version.VersionRepository;
 import dev.lvg.version.VersionRoutes;
 import dev.lvg.version.VersionService;
@@ -72,7 +71,7 @@ final class ApiVerticle extends VerticleBase {
       BranchRepository branches,
       Locations locations,
       VersionRepository versions,
-      Committer committer,
+      CommitPipeline pipeline,
       ConcurrencyLimiter reads,
       ConcurrencyLimiter writes,
       TenantRateLimit tenantRateLimit,
@@ -95,7 +94,6 @@ final class ApiVerticle extends VerticleBase {
   private final AtomicInteger boundPort;
   private HttpServer server;
   private ConnectionGuard guard;
-  private AdmissionGate gate;
 
   /**
    * {@code port} is the port to listen on (negative: a random port all instances share); the port
@@ -155,7 +153,7 @@ final class ApiVerticle extends VerticleBase {
                 if (shared.draining().get()) {
                   ErrorResponder.answer(request, SHUTTING_DOWN, 503, true);
                 } else if (!ErrorResponder.rejectMalformedUri(request)) {
-                  gate.handle(request, router);
+                  router.handle(request);
                 }
               }
             })
@@ -172,13 +170,11 @@ final class ApiVerticle extends VerticleBase {
     Pool pool = shared.pool();
     BranchRepository branches = shared.branches();
     CatalogService catalog = new CatalogService(shared.catalog(), branches, shared.locations());
-    VersionService versions = new VersionService(shared.versions(), shared.committer());
+    VersionService versions = new VersionService(shared.versions(), shared.pipeline());
     Paging paging = new Paging(config.listDefaultLimit(), config.listMaxLimit());
 
     Authentication authentication = new Authentication(shared.tenants(), shared.bearerTokens());
-    gate = new AdmissionGate(authentication::requester, this::answeredAtAdmission);
     Router router = Router.router(vertx);
-    router.route().handler((PlatformHandler) gate::claim);
     if (config.accessLog()) {
       router
           .route()
@@ -195,7 +191,7 @@ final class ApiVerticle extends VerticleBase {
     new BranchRoutes(pool, branches, paging).mount(routes);
     new BatchRoutes(pool, catalog, versions).mount(routes);
     new TransactionRoutes(pool).mount(routes);
-    new TagRoutes(pool, branches, shared.committer().manifests(), paging).mount(routes);
+    new TagRoutes(pool, branches, shared.pipeline().manifests(), paging).mount(routes);
     new AdminRoutes(pool, config.adminApiKey(), shared.bearerTokens(), config.maxBodyBytes())
         .mount(router);
     ErrorResponder errors = new ErrorResponder(config.maxBodyBytes(), shared.outages());
@@ -234,7 +230,6 @@ final class ApiVerticle extends VerticleBase {
       }
       boolean reads = declaration.right() == Right.READ;
       ConcurrencyLimiter limiter = reads ? shared.reads() : shared.writes();
-      gate.add(method, path, limiter);
       if (limiter != null) {
         route.handler(new Admission(limiter, authentication::requester));
       }
@@ -247,19 +242,6 @@ final class ApiVerticle extends VerticleBase {
         route.handler(shared.tenantRateLimit());
       }
       route.handler(operation);
-    }
-  }
-
-  /** Meters and logs a request that admission refused before the router saw it. */
-  private void answeredAtAdmission(
-      HttpServerRequest request, String route, ApiException error, long nanos) {
-    int status = error.errorCode().status;
-    shared.httpMetrics().record(request.method().name(), route, status, nanos);
-    if (route.equals(VersionRoutes.CREATE)) {
-      shared.metrics().versionCreateFailed(error);
-    }
-    if (shared.config().accessLog()) {
-      AccessLog.answeredEarly(request, route, status, error.errorCode().code, nanos / 1e6);
     }
   }
 

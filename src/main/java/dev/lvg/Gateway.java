@@ -6,7 +6,6 @@ import dev.lvg.catalog.BranchRepository;
 import dev.lvg.catalog.CatalogRepository;
 import dev.lvg.catalog.Locations;
 import dev.lvg.catalog.NamespaceRepository;
-import dev.lvg.catalog.TableDrops;
 import dev.lvg.config.GatewayConfig;
 import dev.lvg.db.Database;
 import dev.lvg.db.EmbeddedDatabase;
@@ -16,16 +15,9 @@ import dev.lvg.http.OutageLog;
 import dev.lvg.management.ManagementVerticle;
 import dev.lvg.metrics.GatewayMetrics;
 import dev.lvg.metrics.HttpMetrics;
-import dev.lvg.storage.CredentialVendor;
-import dev.lvg.storage.DeadlineStore;
-import dev.lvg.storage.LocalFileStore;
-import dev.lvg.storage.Manifests;
-import dev.lvg.storage.ObjectStore;
-import dev.lvg.storage.S3Store;
-import dev.lvg.storage.StorageRoot;
 import dev.lvg.tenancy.CredentialEvents;
 import dev.lvg.tenancy.TenantDirectory;
-import dev.lvg.version.Committer;
+import dev.lvg.version.CommitPipeline;
 import dev.lvg.version.VersionRepository;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -45,7 +37,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.services.s3.S3AsyncClient;
 
 /**
  * One running gateway: its database (embedded or external), the API verticles (one per event loop
@@ -63,10 +54,7 @@ public final class Gateway implements AutoCloseable {
   private final Pool pool;
   private final Pool healthPool;
   private final TenantDirectory tenants;
-  private final S3AsyncClient s3;
-  private final CredentialVendor vendor;
-  private final Manifests manifests;
-  private final TableDrops drops;
+  private final GatewayStorage storage;
   private final AtomicInteger apiPort = new AtomicInteger();
   private final AtomicInteger managementPort = new AtomicInteger();
   private final AtomicBoolean draining = new AtomicBoolean();
@@ -90,20 +78,7 @@ public final class Gateway implements AutoCloseable {
     this.pool = pool;
     this.healthPool = healthPool;
     this.tenants = new TenantDirectory(pool);
-    StorageRoot root = config.storageRoot();
-    this.s3 = root.isLocal() ? null : config.s3().client();
-    this.vendor =
-        CredentialVendor.forRoot(
-            vertx, config.s3(), root, clock, config.deadlines().storageTimeoutMillis());
-    ObjectStore store =
-        new DeadlineStore(
-            root.isLocal()
-                ? LocalFileStore.forRoot(vertx, root, config.groupSync())
-                : new S3Store(vertx, s3, root.bucket()),
-            config.deadlines().storageTimeoutMillis(),
-            registry);
-    this.manifests = new Manifests(root, store, config.finalizeManifests());
-    this.drops = new TableDrops(pool, root, store);
+    this.storage = GatewayStorage.open(vertx, pool, config, registry, clock);
     this.shutdownGraceSeconds = config.deadlines().shutdownGraceSeconds();
   }
 
@@ -194,7 +169,7 @@ public final class Gateway implements AutoCloseable {
             ? BearerTokens.create(vertx, config.oauth2(), tenants)
             : Future.succeededFuture(null);
     return Database.awaitAnswer(vertx, pool, config.dbStartTimeoutSeconds())
-        .compose(answered -> manifests.checkWritable())
+        .compose(answered -> storage.manifests().checkWritable())
         .compose(writable -> Migrations.apply(pool, migrations))
         .compose(
             applied ->
@@ -216,7 +191,7 @@ public final class Gateway implements AutoCloseable {
             tokens ->
                 Database.distributed(pool)
                     .compose(citus -> deployApi(config, registry, tokens, citus)))
-        .compose(deployed -> vertx.deployVerticle(drops))
+        .compose(deployed -> vertx.deployVerticle(storage.drops()))
         .compose(
             deployed -> {
               ManagementVerticle management =
@@ -254,12 +229,12 @@ public final class Gateway implements AutoCloseable {
         .description("1 while requests are answered 503 because PostgreSQL or storage failed")
         .register(registry);
     vertx.setPeriodic(1000, tick -> outages.tick(System.currentTimeMillis()));
-    Committer committer =
-        new Committer(
+    CommitPipeline pipeline =
+        new CommitPipeline(
             vertx,
             pool,
             versions,
-            manifests,
+            storage.manifests(),
             config.commitBatchesInFlight(),
             config.commitBatchSize(),
             distributed,
@@ -272,9 +247,9 @@ public final class Gateway implements AutoCloseable {
             tokens,
             catalog,
             branches,
-            new Locations(config.storageRoot(), config.s3(), vendor),
+            new Locations(config.storageRoot(), config.s3(), storage.vendor()),
             versions,
-            committer,
+            pipeline,
             Limits.admission(vertx, "reads", config.admission(), registry),
             Limits.admission(vertx, "writes", config.admission(), registry),
             Limits.tenantQuotas(config.tenantQuotas()),
@@ -333,12 +308,7 @@ public final class Gateway implements AutoCloseable {
         LOG.warn("Vert.x did not close cleanly: {}", e.toString());
       }
     }
-    if (s3 != null) {
-      s3.close();
-    }
-    if (vendor != null) {
-      vendor.close();
-    }
+    storage.close();
     if (embedded != null) {
       embedded.close();
     }

@@ -1,6 +1,7 @@
 package dev.lvg;
 
-import dev.lvg.config.GatewayConfig;
+import dev.lvg.config.AdmissionSettings;
+import dev.lvg.config.TenantQuotas;
 import dev.lvg.metrics.AdmissionMetrics;
 import dev.lvg.overload.ConcurrencyLimiter;
 import dev.lvg.overload.TenantRateLimit;
@@ -16,10 +17,7 @@ final class Limits {
 
   /** Admission control for one class of requests, or null when it is switched off. */
   static ConcurrencyLimiter admission(
-      Vertx vertx,
-      String limiterClass,
-      GatewayConfig.AdmissionSettings settings,
-      MeterRegistry registry) {
+      Vertx vertx, String limiterClass, AdmissionSettings settings, MeterRegistry registry) {
     if (!settings.enabled()) {
       return null;
     }
@@ -48,7 +46,7 @@ final class Limits {
   }
 
   /** The tenant quotas, or null when no tenant has one. */
-  static TenantRateLimit tenantQuotas(GatewayConfig.TenantQuotas quotas) {
+  static TenantRateLimit tenantQuotas(TenantQuotas quotas) {
     if (!quotas.any()) {
       return null;
     }

@@ -75,11 +75,7 @@ public final class Authentication implements Handler<RoutingContext> {
    * #UNRESOLVED}; {@code anonymous} without either.
    */
   public String requester(RoutingContext ctx) {
-    return requester(ctx.request());
-  }
-
-  /** The same for a request no router has seen yet. */
-  public String requester(HttpServerRequest request) {
+    HttpServerRequest request = ctx.request();
     String key = request.getHeader("x-api-key");
     if (key != null) {
       String hash = TenantDirectory.hash(key.trim());

@@ -14,7 +14,7 @@ import dev.lvg.http.ObjectId;
 import dev.lvg.http.Operations;
 import dev.lvg.http.Requests;
 import dev.lvg.transaction.TransactionLog;
-import dev.lvg.version.Commit;
+import dev.lvg.version.CommitOutcome;
 import dev.lvg.version.NewVersion;
 import dev.lvg.version.VersionService;
 import io.vertx.core.Future;
@@ -117,7 +117,7 @@ public final class BatchRoutes {
           case "create_table_version" ->
               versions
                   .createInTransaction(tx, NewVersion.from(actor, id, request))
-                  .map(Commit::toJson);
+                  .map(CommitOutcome::toJson);
           case "delete_table_versions" -> versions.delete(tx, actor, id, request);
           default -> catalog.deregister(tx, actor, id);
         };

@@ -69,34 +69,6 @@ public record GatewayConfig(
     }
   }
 
-  /**
-   * Admission control in front of the database and storage work (one limiter for reads, one for
-   * writes): an adaptive concurrency limit between {@code minLimit} and {@code maxLimit}, starting
-   * at {@code initialLimit}, that shrinks when latency exceeds both {@code tolerance} times its
-   * unloaded baseline and {@code acceptedLatencyMillis}, the latency it holds admitted requests to
-   * under overload, but not below what the recent throughput needs at {@code floorLatencyMillis}; a
-   * request may wait at most {@code maxWaitMillis} for a slot. Off: no limit at all.
-   */
-  public record AdmissionSettings(
-      boolean enabled,
-      int initialLimit,
-      int minLimit,
-      int maxLimit,
-      int maxWaitMillis,
-      double tolerance,
-      int acceptedLatencyMillis,
-      int floorLatencyMillis) {}
-
-  /** Requests per second per tenant (a token bucket of {@code burst}; 0: none), and overrides. */
-  public record TenantQuotas(int rate, int burst, Map<String, Quota> overrides) {
-    public boolean any() {
-      return rate > 0 || !overrides.isEmpty();
-    }
-  }
-
-  /** One tenant's rate and burst. */
-  public record Quota(int rate, int burst) {}
-
   /** Secrets that may come only from the environment, never from a file. */
   static final Set<String> SECRETS =
       Set.of("LVG_BOOTSTRAP_API_KEY", "LVG_S3_SECRET_ACCESS_KEY", "LVG_ADMIN_API_KEY");
@@ -180,7 +152,6 @@ public record GatewayConfig(
     if (listDefault > listMax) {
       throw new ConfigException("LVG_LIST_DEFAULT_LIMIT must not exceed LVG_LIST_MAX_LIMIT");
     }
-    int tenantRate = s.integer("LVG_TENANT_RATE", 0, 0, 10_000_000);
     // Read by the logging set-up; checked here so a typo stops the gateway with the others.
     s.choice("LVG_LOG_FORMAT", "text", "json");
     String manifestMode = s.choice("LVG_MANIFEST_MODE", "finalize", "record");
@@ -198,15 +169,12 @@ public record GatewayConfig(
         tenant.isEmpty() ? null : tenant,
         apiKey.isEmpty() ? null : apiKey,
         s.integer("LVG_MAX_BODY_BYTES", 1_048_576, 1024, 64 * 1_048_576),
-        admission(s),
+        AdmissionSettings.from(s),
         listDefault,
         listMax,
         manifestMode.equals("finalize"),
         s3(s),
-        new TenantQuotas(
-            tenantRate,
-            s.integer("LVG_TENANT_BURST", Math.max(1, tenantRate), 1, 10_000_000),
-            quotas(s.string("LVG_TENANT_RATES", ""))),
+        TenantQuotas.from(s),
         new OAuth2Settings(
             emptyToNull(s.string("LVG_OAUTH2_JWKS_URL", "")),
             emptyToNull(s.string("LVG_OAUTH2_ISSUER", "")),
@@ -244,65 +212,6 @@ public record GatewayConfig(
         emptyToNull(s.string("LVG_STS_ENDPOINT", "")),
         roleArn,
         s.integer("LVG_VENDED_CREDENTIALS_SECONDS", 3600, 900, 43_200));
-  }
-
-  private static AdmissionSettings admission(Settings s) {
-    int min = s.integer("LVG_ADMISSION_MIN_LIMIT", 4, 1, 100_000);
-    int max = s.integer("LVG_ADMISSION_MAX_LIMIT", 512, 1, 100_000);
-    int initial = s.integer("LVG_ADMISSION_INITIAL_LIMIT", 128, 1, 100_000);
-    if (min > initial || initial > max) {
-      throw new ConfigException(
-          "LVG_ADMISSION_MIN_LIMIT <= LVG_ADMISSION_INITIAL_LIMIT <= LVG_ADMISSION_MAX_LIMIT must"
-              + " hold, got "
-              + min
-              + ", "
-              + initial
-              + ", "
-              + max);
-    }
-    String tolerance = s.string("LVG_ADMISSION_TOLERANCE", "2.0");
-    double parsed;
-    try {
-      parsed = Double.parseDouble(tolerance);
-    } catch (NumberFormatException e) {
-      parsed = -1;
-    }
-    if (!(parsed >= 1.1 && parsed <= 100)) {
-      throw new ConfigException(
-          "LVG_ADMISSION_TOLERANCE must be a number between 1.1 and 100, got '" + tolerance + "'");
-    }
-    return new AdmissionSettings(
-        s.bool("LVG_ADMISSION_ENABLED", true),
-        initial,
-        min,
-        max,
-        s.integer("LVG_ADMISSION_MAX_WAIT_MS", 1, 0, 60_000),
-        parsed,
-        s.integer("LVG_ADMISSION_ACCEPTED_LATENCY_MS", 15, 0, 60_000),
-        s.integer("LVG_ADMISSION_FLOOR_LATENCY_MS", 20, 0, 60_000));
-  }
-
-  /** {@code tenant=rate[:burst],...}. */
-  private static Map<String, Quota> quotas(String value) {
-    Map<String, Quota> quotas = new HashMap<>();
-    if (value.isEmpty()) {
-      return Map.of();
-    }
-    for (String entry : value.split(",")) {
-      String[] parts = entry.trim().split("[=:]");
-      try {
-        int rate = Integer.parseInt(parts[1].trim());
-        int burst = parts.length > 2 ? Integer.parseInt(parts[2].trim()) : Math.max(1, rate);
-        if (parts.length > 3 || parts[0].isBlank() || rate < 0 || burst < 1) {
-          throw new NumberFormatException();
-        }
-        quotas.put(parts[0].trim(), new Quota(rate, burst));
-      } catch (RuntimeException e) {
-        throw new ConfigException(
-            "LVG_TENANT_RATES must look like tenant=rate[:burst],..., got '" + entry + "'");
-      }
-    }
-    return Map.copyOf(quotas);
   }
 
   /** The file named by {@code key} (which must be set together with {@code partner}), or null. */

@@ -42,12 +42,6 @@ public final class AccessLog implements PlatformHandler {
     write(ctx.request(), route, status, code, tenant.apply(ctx), millis);
   }
 
-  /** The line of a request answered before any router saw it: no tenant is known yet. */
-  public static void answeredEarly(
-      HttpServerRequest request, String route, int status, int code, double millis) {
-    write(request, route, status, code, null, millis);
-  }
-
   private static void write(
       HttpServerRequest request,
       String route,

@@ -70,11 +70,6 @@ public final class HttpMetrics {
     }
   }
 
-  /** Records a request answered before any router saw it (a refusal at admission). */
-  public void record(String method, String route, int status, long nanos) {
-    timer(method, route, Integer.toString(status)).record(nanos, TimeUnit.NANOSECONDS);
-  }
-
   private Timer timer(String method, String route, String status) {
     return timers.computeIfAbsent(
         method + ' ' + route + ' ' + status,

@@ -1,64 +1,36 @@
 package dev.lvg.overload;
 
-import dev.lvg.http.ApiException;
-import io.vertx.core.Context;
-import io.vertx.core.Vertx;
+import io.vertx.core.Future;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.PlatformHandler;
 import java.util.function.Function;
 
 /**
- * Puts a route behind a {@link ConcurrencyLimiter} for the requests the {@link AdmissionGate} did
- * not decide on before the router (paths spelled otherwise than their route): runs before the body
- * is read, so a refused request costs no body parsing and no database call. An admitted request
- * holds its slot until its answer is sent (or its client goes away). A request that has to wait is
- * paused, so its body stays in the socket until it may run.
+ * Puts an operation behind a {@link ConcurrencyLimiter}: the one place a request is admitted, made
+ * to wait or refused with 503 "Slow down". It runs before the body is read, so a refused request
+ * costs no body parsing and no database call; a request that has to wait is paused, so its body
+ * stays in the socket until it may run. An admitted request holds its slot until its answer is sent
+ * (or its client goes away).
  */
 public final class Admission implements PlatformHandler {
-  /** The key under which a request admitted by the {@link AdmissionGate} holds its permit. */
-  static final String ADMITTED = "lvg.admitted";
-
   private final ConcurrencyLimiter limiter;
-  private final Function<RoutingContext, String> tenantOf;
+  private final Function<RoutingContext, String> requesterOf;
 
-  /** {@code tenantOf} names the requester without a database call (see the limiter's fairness). */
-  public Admission(ConcurrencyLimiter limiter, Function<RoutingContext, String> tenantOf) {
+  /**
+   * {@code requesterOf} names the requester without a database call (see the limiter's fairness).
+   */
+  public Admission(ConcurrencyLimiter limiter, Function<RoutingContext, String> requesterOf) {
     this.limiter = limiter;
-    this.tenantOf = tenantOf;
+    this.requesterOf = requesterOf;
   }
 
   @Override
   public void handle(RoutingContext ctx) {
-    if (ctx.get(ADMITTED) != null) {
-      ctx.next();
-      return;
-    }
-    Context context = Vertx.currentContext();
-    ConcurrencyLimiter.Permit permit;
-    try {
-      permit =
-          limiter.acquire(
-              tenantOf.apply(ctx),
-              new ConcurrencyLimiter.Waiter() {
-                @Override
-                public void admit(ConcurrencyLimiter.Permit granted) {
-                  context.runOnContext(now -> proceed(ctx, granted));
-                }
-
-                @Override
-                public void refuse(ApiException error) {
-                  context.runOnContext(now -> ctx.fail(error));
-                }
-              });
-    } catch (ApiException refused) {
-      ctx.fail(refused);
-      return;
-    }
-    if (permit == null) {
+    Future<ConcurrencyLimiter.Permit> admitted = limiter.acquire(requesterOf.apply(ctx));
+    if (!admitted.isComplete()) {
       ctx.request().pause();
-    } else {
-      proceed(ctx, permit);
     }
+    admitted.onComplete(permit -> proceed(ctx, permit), ctx::fail);
   }
 
   private static void proceed(RoutingContext ctx, ConcurrencyLimiter.Permit permit) {

@@ -1,6 +1,7 @@
 package dev.lvg.overload;
 
 import dev.lvg.http.ApiException;
+import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -26,8 +27,7 @@ import java.util.function.LongSupplier;
  *
  * <p>The waiting room holds what the limiter expects to admit within the longest wait: the rate at
  * which requests recently finished times the wait, at least {@link #MIN_WAITING_ROOM}. Thread-safe;
- * callbacks run outside its lock, through the {@link Waiter} of each request (which puts them on
- * its own event loop).
+ * a waiting request's answer is completed outside the lock, on the event loop that asked.
  */
 public final class ConcurrencyLimiter {
   static final int MIN_WAITING_ROOM = 8;
@@ -43,13 +43,6 @@ public final class ConcurrencyLimiter {
       long acceptedLatencyNanos,
       long floorLatencyNanos) {}
 
-  /** How a request that waited hears its outcome. */
-  public interface Waiter {
-    void admit(Permit permit);
-
-    void refuse(ApiException error);
-  }
-
   /** Schedules a one-off task; returns what cancels it. */
   public interface Timers {
     Runnable schedule(long delayNanos, Runnable task);
@@ -64,19 +57,19 @@ public final class ConcurrencyLimiter {
 
   /** Hears every decision, for the meters. */
   public interface Observer {
-    void admitted(String tenant, long waitedNanos, Grant grant);
+    void admitted(String requester, long waitedNanos, Grant grant);
 
-    void refused(String tenant, Reason reason);
+    void refused(String requester, Reason reason);
   }
 
   /** A slot held by an admitted request; released once, when its answer is sent. */
   public final class Permit {
-    private final Requester tenant;
+    private final Requester requester;
     private final long admittedAt;
     private boolean released;
 
-    private Permit(Requester tenant, long admittedAt) {
-      this.tenant = tenant;
+    private Permit(Requester requester, long admittedAt) {
+      this.requester = requester;
       this.admittedAt = admittedAt;
     }
 
@@ -92,7 +85,7 @@ public final class ConcurrencyLimiter {
   private final LongSupplier clock;
   private final Timers timers;
   private final Observer observer;
-  private final Map<String, Requester> tenants = new HashMap<>();
+  private final Map<String, Requester> requesters = new HashMap<>();
   private int running;
   private int waitingCount;
   private final RetryAdvice retryAdvice = new RetryAdvice();
@@ -134,38 +127,39 @@ public final class ConcurrencyLimiter {
   }
 
   /**
-   * Asks for a slot for {@code tenant}. Returns the permit when one is free now; otherwise the
-   * request either waits (and {@code waiter} hears the outcome later, and this returns null) or is
-   * refused at once (this throws the 503).
+   * Asks for a slot for {@code requester} (see {@link Requester}): the answer is the permit, at
+   * once when a slot is free now or later after a wait, or a 503 "Slow down" refusal, at once or
+   * when the wait ends.
    */
-  public Permit acquire(String tenant, Waiter waiter) {
+  public Future<Permit> acquire(String requester) {
     List<Runnable> afterwards = new ArrayList<>(1);
-    Permit permit;
+    Future<Permit> answer;
     synchronized (this) {
       long now = clock.getAsLong();
-      Requester state = tenants.computeIfAbsent(tenant, Requester::new);
-      int asked = demand.ask(tenant, now);
+      Requester state = requesters.computeIfAbsent(requester, Requester::new);
+      int asked = demand.ask(requester, now);
       Grant grant = grant(state, asked);
       if (grant != null) {
-        permit = admit(state, now);
-        afterwards.add(() -> observer.admitted(tenant, 0, grant));
+        answer = Future.succeededFuture(admit(state, now));
+        afterwards.add(() -> observer.admitted(requester, 0, grant));
       } else {
-        permit = null;
-        ApiException refusal = waitOrRefuse(state, waiter, now, afterwards);
+        Requester.Waiting waiting = new Requester.Waiting(state, now);
+        ApiException refusal = waitOrRefuse(waiting, afterwards);
         if (refusal != null) {
           forgetIfIdle(state);
-          run(afterwards);
-          throw refusal;
+          answer = Future.failedFuture(refusal);
+        } else {
+          answer = waiting.answer();
         }
       }
     }
     run(afterwards);
-    return permit;
+    return answer;
   }
 
   /** At the limit: joins the waiting room, possibly in place of an over-share tenant's waiter. */
-  private ApiException waitOrRefuse(
-      Requester state, Waiter waiter, long now, List<Runnable> afterwards) {
+  private ApiException waitOrRefuse(Requester.Waiting waiting, List<Runnable> afterwards) {
+    Requester state = waiting.requester;
     if (maxWaitNanos <= 0) {
       return refuse(state, Reason.QUEUE_FULL, afterwards);
     }
@@ -175,7 +169,7 @@ public final class ConcurrencyLimiter {
     if (waitingCount >= room) {
       Requester hog =
           active > 1 && state.load() < share
-              ? Requester.furthestOver(tenants.values(), share)
+              ? Requester.furthestOver(requesters.values(), share)
               : null;
       if (hog == null || hog == state) {
         return refuse(state, Reason.QUEUE_FULL, afterwards);
@@ -184,14 +178,13 @@ public final class ConcurrencyLimiter {
       waitingCount--;
       evicted.cancelDeadline.run();
       ApiException error = refusal(Reason.FAIR_SHARE);
-      afterwards.add(() -> evicted.waiter.refuse(error));
+      afterwards.add(() -> evicted.refuse(error));
       afterwards.add(() -> observer.refused(hog.name, Reason.FAIR_SHARE));
       retryAdvice.refused();
     } else if (active > 1
         && state.load() >= share + Math.max(1, (long) room * share / limit.limit())) {
       return refuse(state, Reason.FAIR_SHARE, afterwards);
     }
-    Requester.Waiting waiting = new Requester.Waiting(state, waiter, now);
     state.waiting.addLast(waiting);
     waitingCount++;
     waiting.cancelDeadline = timers.schedule(maxWaitNanos, () -> expire(waiting));
@@ -231,8 +224,8 @@ public final class ConcurrencyLimiter {
       return false;
     }
     long beyondShares = 0;
-    for (Requester tenant : tenants.values()) {
-      beyondShares += Math.max(0, tenant.running - share);
+    for (Requester other : requesters.values()) {
+      beyondShares += Math.max(0, other.running - share);
     }
     return running - limit.limit() < beyondShares;
   }
@@ -240,8 +233,8 @@ public final class ConcurrencyLimiter {
   /** Tenants with requests running or waiting, counting the arriving one. */
   private int activeTenants(Requester arriving) {
     int active = arriving.load() == 0 ? 1 : 0;
-    for (Requester tenant : tenants.values()) {
-      if (tenant.load() > 0) {
+    for (Requester other : requesters.values()) {
+      if (other.load() > 0) {
         active++;
       }
     }
@@ -276,17 +269,17 @@ public final class ConcurrencyLimiter {
       long now = clock.getAsLong();
       limit.onSample(now, now - permit.admittedAt, running);
       running--;
-      permit.tenant.running--;
+      permit.requester.running--;
       while (running < limit.limit() && waitingCount > 0) {
-        Requester.Waiting next = Requester.nextFair(tenants.values());
+        Requester.Waiting next = Requester.nextFair(requesters.values());
         waitingCount--;
         next.cancelDeadline.run();
         Permit granted = admit(next.requester, now);
         long waited = now - next.since;
-        afterwards.add(() -> next.waiter.admit(granted));
+        afterwards.add(() -> next.admit(granted));
         afterwards.add(() -> observer.admitted(next.requester.name, waited, Grant.WAITED));
       }
-      forgetIfIdle(permit.tenant);
+      forgetIfIdle(permit.requester);
     }
     run(afterwards);
   }
@@ -304,12 +297,12 @@ public final class ConcurrencyLimiter {
       error = refusal(Reason.DEADLINE);
     }
     observer.refused(waiting.requester.name, Reason.DEADLINE);
-    waiting.waiter.refuse(error);
+    waiting.refuse(error);
   }
 
   private void forgetIfIdle(Requester state) {
     if (state.load() == 0) {
-      tenants.remove(state.name);
+      requesters.remove(state.name);
     }
   }
 

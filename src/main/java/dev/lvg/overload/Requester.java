@@ -1,5 +1,10 @@
 package dev.lvg.overload;
 
+import dev.lvg.http.ApiException;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
 import java.util.ArrayDeque;
 import java.util.Collection;
 
@@ -54,17 +59,40 @@ final class Requester {
     return best.waiting.pollFirst();
   }
 
-  /** A request waiting for a slot, with what cancels its deadline. */
+  /**
+   * A request waiting for a slot, with what cancels its deadline; its answer is completed on the
+   * event loop that asked for it.
+   */
   static final class Waiting {
     final Requester requester;
-    final ConcurrencyLimiter.Waiter waiter;
     final long since;
     Runnable cancelDeadline;
+    private final Promise<ConcurrencyLimiter.Permit> answer = Promise.promise();
+    private final Context context = Vertx.currentContext();
 
-    Waiting(Requester requester, ConcurrencyLimiter.Waiter waiter, long since) {
+    Waiting(Requester requester, long since) {
       this.requester = requester;
-      this.waiter = waiter;
       this.since = since;
+    }
+
+    Future<ConcurrencyLimiter.Permit> answer() {
+      return answer.future();
+    }
+
+    void admit(ConcurrencyLimiter.Permit permit) {
+      complete(() -> answer.complete(permit));
+    }
+
+    void refuse(ApiException error) {
+      complete(() -> answer.fail(error));
+    }
+
+    private void complete(Runnable outcome) {
+      if (context == null) {
+        outcome.run();
+      } else {
+        context.runOnContext(now -> outcome.run());
+      }
     }
   }
 }

@@ -16,8 +16,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * Puts a deadline on every call of a store, so that a stalled backend costs a request a bounded
  * time and answers 503. A call past its deadline may still finish later; finalization is safe with
- * that (see {@link ObjectStore}: a late final manifest carries its attempt's mark, and the next
- * holder of the slot replaces it).
+ * that (see {@link ObjectStore}: a late final manifest carries its transaction id's mark, and the
+ * next holder of the slot replaces it).
  */
 public final class DeadlineStore implements ObjectStore {
   private final ObjectStore store;
@@ -134,8 +134,8 @@ public final class DeadlineStore implements ObjectStore {
   }
 
   @Override
-  public Future<Copy> createFinal(String staging, String finalKey, String attempt) {
-    return bounded("copy", store.createFinal(staging, finalKey, attempt));
+  public Future<Copy> createFinal(String staging, String finalKey, String transactionId) {
+    return bounded("copy", store.createFinal(staging, finalKey, transactionId));
   }
 
   @Override
@@ -149,8 +149,8 @@ public final class DeadlineStore implements ObjectStore {
   }
 
   @Override
-  public Future<Void> settle(String staging, String finalKey, String attempt) {
-    return bounded("settle", store.settle(staging, finalKey, attempt));
+  public Future<Void> settle(String staging, String finalKey, String transactionId) {
+    return bounded("settle", store.settle(staging, finalKey, transactionId));
   }
 
   @Override

@@ -25,10 +25,10 @@ import org.slf4j.LoggerFactory;
  * <p>A final manifest is the staging manifest hard-linked to the final name, which fails atomically
  * when the name exists, so a reader never sees a partial manifest and the bytes are the writer's
  * own. Where the file system cannot link (or the staging file went between the check and the link),
- * the bytes are copied instead, through a synced file named after the attempt, {@code .<final
- * name>.<attempt>.lvg}, linked to the final name; that mark stays, a second link to the same bytes,
- * until the attempt's row commits, so a final manifest that shares its file with a mark was left by
- * an attempt that died.
+ * the bytes are copied instead, through a synced file named after the transaction id, {@code
+ * .<final name>.<transaction id>.lvg}, linked to the final name; that mark stays, a second link to
+ * the same bytes, until that transaction's row commits, so a final manifest that shares its file
+ * with a mark was left by a commit that died.
  *
  * <p>A final manifest's bytes and name are durable before {@link #createFinal} answers: the file
  * and its directory synced on their own, or, in a store made by {@link #grouped}, by a file-system
@@ -208,8 +208,8 @@ public final class LocalFileStore implements ObjectStore {
   }
 
   @Override
-  public Future<Copy> createFinal(String staging, String finalKey, String attempt) {
-    return createFinalAll(List.of(new Placement(staging, finalKey, attempt))).get(0);
+  public Future<Copy> createFinal(String staging, String finalKey, String transactionId) {
+    return createFinalAll(List.of(new Placement(staging, finalKey, transactionId))).get(0);
   }
 
   /**
@@ -225,7 +225,8 @@ public final class LocalFileStore implements ObjectStore {
               List<Linked> all = new ArrayList<>(placements.size());
               for (Placement one : placements) {
                 try {
-                  all.add(copy(Path.of(one.staging()), Path.of(one.finalKey()), one.attempt()));
+                  all.add(
+                      copy(Path.of(one.staging()), Path.of(one.finalKey()), one.transactionId()));
                 } catch (IOException | RuntimeException failed) {
                   all.add(Linked.failed(new StorageException("create", one.finalKey(), failed)));
                 }
@@ -271,7 +272,7 @@ public final class LocalFileStore implements ObjectStore {
     return syncs;
   }
 
-  private Linked copy(Path staging, Path target, String attempt) throws IOException {
+  private Linked copy(Path staging, Path target, String transactionId) throws IOException {
     if (staging.equals(target)) {
       if (!Files.exists(target)) {
         return Linked.synced(LocalFiles.sourceMissing());
@@ -291,16 +292,16 @@ public final class LocalFileStore implements ObjectStore {
     } catch (NoSuchFileException missing) {
       return Linked.synced(
           Files.exists(staging)
-              ? LocalFiles.copyThroughMark(staging, target, attempt)
+              ? LocalFiles.copyThroughMark(staging, target, transactionId)
               : LocalFiles.sourceMissing());
     } catch (FileAlreadyExistsException exists) {
-      // The same bytes may have been linked by an attempt that died before they were synced.
+      // The same bytes may have been linked by a commit that died before they were synced.
       Copy found = LocalFiles.compare(staging, target);
       return found.outcome() == CopyOutcome.SAME
           ? Linked.durable(found, target, ticket)
           : Linked.synced(found);
     } catch (IOException | UnsupportedOperationException noLinks) {
-      return Linked.synced(LocalFiles.copyThroughMark(staging, target, attempt));
+      return Linked.synced(LocalFiles.copyThroughMark(staging, target, transactionId));
     }
     return Linked.durable(
         new Copy(CopyOutcome.CREATED, LocalFiles.describe(target)), target, ticket);
@@ -313,8 +314,8 @@ public final class LocalFileStore implements ObjectStore {
   }
 
   @Override
-  public Future<Void> settle(String staging, String finalKey, String attempt) {
-    return settleAll(List.of(new Placement(staging, finalKey, attempt)));
+  public Future<Void> settle(String staging, String finalKey, String transactionId) {
+    return settleAll(List.of(new Placement(staging, finalKey, transactionId)));
   }
 
   /** One worker task for the whole list; every settlement is tried, the first failure reported. */
@@ -333,7 +334,7 @@ public final class LocalFileStore implements ObjectStore {
               if (!one.staging().equals(one.finalKey())) {
                 Files.deleteIfExists(Path.of(one.staging()));
               }
-              Files.deleteIfExists(LocalFiles.mark(Path.of(one.finalKey()), one.attempt()));
+              Files.deleteIfExists(LocalFiles.mark(Path.of(one.finalKey()), one.transactionId()));
             } catch (IOException e) {
               first = first == null ? e : first;
             }

@@ -24,7 +24,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The file-system steps of {@link LocalFileStore}, each blocking, for worker threads: files written
- * aside and synced, copies through an attempt's mark, comparisons, and the entity tag of a file.
+ * aside and synced, copies through a transaction id's mark, comparisons, and the entity tag of a
+ * file.
  */
 final class LocalFiles {
   static final String MARK_SUFFIX = ".lvg";
@@ -45,9 +46,9 @@ final class LocalFiles {
 
   /**
    * Where the staging manifest cannot be linked (another file system, or none with links): a synced
-   * copy named after the attempt, linked to the final name.
+   * copy named after the transaction id, linked to the final name.
    */
-  static Copy copyThroughMark(Path staging, Path target, String attempt) throws IOException {
+  static Copy copyThroughMark(Path staging, Path target, String transactionId) throws IOException {
     byte[] bytes;
     try {
       bytes = Files.readAllBytes(staging);
@@ -56,7 +57,7 @@ final class LocalFiles {
     }
     Path directory = target.getParent();
     Files.createDirectories(directory);
-    Path mark = mark(target, attempt);
+    Path mark = mark(target, transactionId);
     Files.write(
         mark,
         bytes,
@@ -68,7 +69,7 @@ final class LocalFiles {
       Files.createLink(target, mark);
     } catch (FileAlreadyExistsException exists) {
       Files.deleteIfExists(mark);
-      // The same bytes may have been written by an attempt that died before they were synced.
+      // The same bytes may have been written by a commit that died before they were synced.
       Copy found = compare(staging, target);
       if (found.outcome() == CopyOutcome.SAME) {
         syncFile(target);
@@ -95,14 +96,14 @@ final class LocalFiles {
     return new Copy(CopyOutcome.SOURCE_MISSING, null);
   }
 
-  static Path mark(Path target, String attempt) {
-    return target.resolveSibling("." + target.getFileName() + "." + attempt + MARK_SUFFIX);
+  static Path mark(Path target, String transactionId) {
+    return target.resolveSibling("." + target.getFileName() + "." + transactionId + MARK_SUFFIX);
   }
 
   /**
    * Removes {@code target} if it is still the same file as a staging manifest next to it (named
-   * after it, as Lance names staging manifests) or as an attempt's mark, which only an attempt that
-   * died leaves; every mark next to it goes too. Answers whether it removed the file.
+   * after it, as Lance names staging manifests) or as a transaction id's mark, which only a commit
+   * that died leaves; every mark next to it goes too. Answers whether it removed the file.
    */
   static boolean removeAbandoned(Path target) throws IOException {
     String name = target.getFileName().toString();

@@ -9,11 +9,11 @@ import java.util.Set;
  * The object operations manifest finalization needs, for the local file system and for
  * S3-compatible stores. Keys are the store's own: absolute paths, or object keys in a bucket.
  *
- * <p>A final manifest is created under an <em>attempt</em> (the transaction id of the version row
- * that holds the slot) and carries a mark of it until {@link #settle} says its row committed. A
- * final manifest that still carries a mark belongs to an attempt that died before committing: the
- * next holder of the slot may {@linkplain #removeAbandoned remove it}. A final manifest without a
- * mark is never removed or overwritten.
+ * <p>A final manifest is created under the transaction id of the version row that holds the slot,
+ * and carries a mark of it until {@link #settle} says that row committed. A final manifest that
+ * still carries a mark was left by a commit that died before its row committed: the next holder of
+ * the slot may {@linkplain #removeAbandoned remove it}. A final manifest without a mark is never
+ * removed or overwritten.
  */
 public interface ObjectStore {
   /** The object's bytes; fails with {@link NoSuchObjectException} when it does not exist. */
@@ -66,10 +66,10 @@ public interface ObjectStore {
 
   /**
    * Copies {@code staging} to {@code finalKey} unless {@code finalKey} exists (create-if-absent,
-   * durable before it answers), marked with {@code attempt}, and describes the final object. When
-   * {@code staging} equals {@code finalKey} it only checks that the object exists.
+   * durable before it answers), marked with {@code transactionId}, and describes the final object.
+   * When {@code staging} equals {@code finalKey} it only checks that the object exists.
    */
-  Future<Copy> createFinal(String staging, String finalKey, String attempt);
+  Future<Copy> createFinal(String staging, String finalKey, String transactionId);
 
   /**
    * {@link #createFinal} for several placements at once, one answer per placement in order; a store
@@ -77,38 +77,36 @@ public interface ObjectStore {
    */
   default List<Future<Copy>> createFinalAll(List<Placement> placements) {
     return placements.stream()
-        .map(one -> createFinal(one.staging(), one.finalKey(), one.attempt()))
+        .map(one -> createFinal(one.staging(), one.finalKey(), one.transactionId()))
         .toList();
   }
 
   /**
-   * Removes {@code finalKey} if it carries an attempt's mark (its attempt never committed); answers
-   * whether it did. The caller must hold the version's slot.
+   * Removes {@code finalKey} if it carries a transaction id's mark (its row never committed);
+   * answers whether it did. The caller must hold the version's slot.
    */
   Future<Boolean> removeAbandoned(String finalKey);
 
   /**
-   * After the row of {@code attempt} committed: removes the staging object (unless it is the final
-   * one) and the attempt's mark on the final object.
+   * After the row of {@code transactionId} committed: removes the staging object (unless it is the
+   * final one) and the mark of its transaction id on the final object.
    */
-  Future<Void> settle(String staging, String finalKey, String attempt);
+  Future<Void> settle(String staging, String finalKey, String transactionId);
 
-  /**
-   * {@link #settle} for several committed attempts at once; one failing does not stop the others.
-   */
+  /** {@link #settle} for several committed rows at once; one failing does not stop the others. */
   default Future<Void> settleAll(List<Placement> settlements) {
     return Future.join(
             settlements.stream()
-                .map(one -> settle(one.staging(), one.finalKey(), one.attempt()))
+                .map(one -> settle(one.staging(), one.finalKey(), one.transactionId()))
                 .toList())
         .mapEmpty();
   }
 
   /**
-   * A staging object, the final key it goes to and the attempt that places it: what {@link
+   * A staging object, the final key it goes to and the transaction id that places it: what {@link
    * #createFinalAll} and {@link #settleAll} take.
    */
-  record Placement(String staging, String finalKey, String attempt) {}
+  record Placement(String staging, String finalKey, String transactionId) {}
 
   /**
    * How a copy went: created, already there with the same bytes, there with other bytes, or no

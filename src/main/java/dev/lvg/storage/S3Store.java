@@ -26,14 +26,15 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * store that honours the header (AWS S3, MinIO, R2, ...) the PUT alone is race-free; the look-up
  * keeps a store that ignores it (s3proxy does) from overwriting an existing object. Between gateway
  * requests the version's slot in PostgreSQL already lets only one request create a given final
- * manifest. A final manifest carries its attempt as the user metadata {@code lvg-attempt}.
+ * manifest. A final manifest carries the transaction id of its version row as the user metadata
+ * {@code lvg-attempt} (its mark) until that row commits.
  */
 public final class S3Store implements ObjectStore {
   private static final int PRECONDITION_FAILED = 412;
   private static final int CONDITIONAL_REQUEST_CONFLICT = 409;
   private static final int NOT_FOUND = 404;
   private static final int RANGE_NOT_SATISFIABLE = 416;
-  private static final String ATTEMPT = "lvg-attempt";
+  private static final String MARK = "lvg-attempt";
 
   private final Vertx vertx;
   private final S3AsyncClient client;
@@ -205,7 +206,7 @@ public final class S3Store implements ObjectStore {
   }
 
   @Override
-  public Future<Copy> createFinal(String staging, String finalKey, String attempt) {
+  public Future<Copy> createFinal(String staging, String finalKey, String transactionId) {
     if (staging.equals(finalKey)) {
       return stat(finalKey)
           .map(info -> new Copy(CopyOutcome.SAME, info))
@@ -214,7 +215,7 @@ public final class S3Store implements ObjectStore {
     return read(staging)
         .compose(
             bytes ->
-                putIfAbsent(finalKey, bytes, attempt)
+                putIfAbsent(finalKey, bytes, transactionId)
                     .compose(
                         created ->
                             created
@@ -237,13 +238,13 @@ public final class S3Store implements ObjectStore {
   }
 
   /** True if this call created the object; never overwrites. */
-  private Future<Boolean> putIfAbsent(String key, Buffer bytes, String attempt) {
+  private Future<Boolean> putIfAbsent(String key, Buffer bytes, String transactionId) {
     return head(key)
         .map(false)
         .recover(
             error ->
                 error instanceof NoSuchObjectException
-                    ? put(key, bytes, Map.of(ATTEMPT, attempt))
+                    ? put(key, bytes, Map.of(MARK, transactionId))
                     : Future.failedFuture(error));
   }
 
@@ -264,15 +265,15 @@ public final class S3Store implements ObjectStore {
   }
 
   /**
-   * An object PUT by an attempt carries the attempt in its metadata for as long as it exists: the
-   * caller holds the slot and finds no committed row, so that attempt never committed.
+   * An object PUT under a transaction id carries it in its metadata for as long as it exists: the
+   * caller holds the slot and finds no committed row, so that row never committed.
    */
   @Override
   public Future<Boolean> removeAbandoned(String finalKey) {
     return head(finalKey)
         .compose(
             head ->
-                head.metadata().containsKey(ATTEMPT)
+                head.metadata().containsKey(MARK)
                     ? deleteIfExists(finalKey).map(true)
                     : Future.succeededFuture(false))
         .recover(
@@ -283,7 +284,7 @@ public final class S3Store implements ObjectStore {
   }
 
   @Override
-  public Future<Void> settle(String staging, String finalKey, String attempt) {
+  public Future<Void> settle(String staging, String finalKey, String transactionId) {
     return staging.equals(finalKey) ? Future.succeededFuture() : deleteIfExists(staging);
   }
 }

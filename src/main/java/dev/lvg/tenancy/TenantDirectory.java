@@ -8,8 +8,6 @@ import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
-import io.vertx.sqlclient.RowSet;
-import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -49,13 +47,7 @@ public final class TenantDirectory {
   static final String TOUCH_KEY =
       "UPDATE api_keys SET last_used_at = statement_timestamp() WHERE key_hash = $1";
 
-  static final String INSERT_TENANT =
-      "INSERT INTO tenants (name) VALUES ($1) ON CONFLICT (name) DO NOTHING RETURNING id, name";
   static final String TENANT_ID = "SELECT id FROM tenants WHERE name = $1";
-  static final String INSERT_KEY =
-      """
-      INSERT INTO api_keys (key_hash, tenant_id, key_id) VALUES ($1, $2, 'k_' || substr($1, 1, 24))
-      ON CONFLICT (key_hash) DO NOTHING RETURNING tenant_id, key_id""";
 
   /** A tenant found by name, and whether it is disabled. */
   public record Found(Tenant tenant, boolean disabled) {}
@@ -186,8 +178,11 @@ public final class TenantDirectory {
         ErrorCode.PERMISSION_DENIED, "tenant '" + tenant + "' is disabled on this gateway");
   }
 
-  /** Who a key was recently resolved to, without asking the database; null if unknown. */
-  public Principal recentlyAuthenticated(String apiKeyHash) {
+  /**
+   * Who a key was recently resolved to, without asking the database; null if unknown. A seam for
+   * the tests of key expiry: requests go through {@link #authenticate}.
+   */
+  Principal recentlyAuthenticated(String apiKeyHash) {
     Object known = recalled(apiKeyHash);
     return known instanceof Principal principal ? principal : null;
   }
@@ -274,60 +269,17 @@ public final class TenantDirectory {
             });
   }
 
-  /** Makes sure the tenant exists and the key is valid for it; safe to repeat. */
+  /**
+   * Makes sure the tenant exists and the key is valid for it (the bootstrap settings); safe to
+   * repeat.
+   */
   public Future<Tenant> ensureTenantWithKey(String tenantName, String apiKey) {
     if (!isValidName(tenantName)) {
       return Future.failedFuture(
           new IllegalArgumentException(
               "tenant name must match " + TENANT_NAME.pattern() + ": '" + tenantName + "'"));
     }
-    String hash = hash(apiKey);
-    return pool.withTransaction(
-            conn ->
-                conn.preparedQuery(INSERT_TENANT)
-                    .execute(Tuple.of(tenantName))
-                    .compose(created -> recordBootstrap(conn, created, "CreateTenant"))
-                    .compose(
-                        recorded -> conn.preparedQuery(TENANT_ID).execute(Tuple.of(tenantName)))
-                    .compose(
-                        id ->
-                            conn.preparedQuery(INSERT_KEY)
-                                .execute(Tuple.of(hash, id.iterator().next().getLong(0))))
-                    .compose(issued -> recordBootstrap(conn, issued, "IssueKey"))
-                    .compose(recorded -> conn.preparedQuery(FIND_BY_KEY).execute(Tuple.of(hash))))
-        .compose(
-            rows -> {
-              Tenant tenant = first(rows);
-              if (tenant == null || !tenant.name().equals(tenantName)) {
-                return Future.failedFuture(
-                    new IllegalStateException(
-                        "the API key given for tenant '"
-                            + tenantName
-                            + "' already belongs to another tenant"));
-              }
-              return Future.succeededFuture(tenant);
-            });
-  }
-
-  /** Records the row an insert of the bootstrap settings made, if it made one. */
-  private static Future<Void> recordBootstrap(
-      SqlConnection conn, RowSet<Row> made, String operation) {
-    if (!made.iterator().hasNext()) {
-      return Future.succeededFuture();
-    }
-    Row row = made.iterator().next();
-    return conn.preparedQuery(Credentials.AUDIT)
-        .execute(Tuple.of(row.getLong(0), "bootstrap", operation, row.getString(1), null))
-        .mapEmpty();
-  }
-
-  private static Tenant first(RowSet<Row> rows) {
-    var iterator = rows.iterator();
-    if (!iterator.hasNext()) {
-      return null;
-    }
-    Row row = iterator.next();
-    return new Tenant(row.getLong("id"), row.getString("name"));
+    return BootstrapTenant.ensure(pool, tenantName, hash(apiKey));
   }
 
   public static String hash(String apiKey) {

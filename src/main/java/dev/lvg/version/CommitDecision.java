@@ -74,10 +74,10 @@ final class CommitDecision {
    * The answer for a request whose insert claimed nothing: a replay, a refusal, or, when the slot
    * is free, {@code whenFree} (the failure that left the outcome unknown), else a lost race.
    */
-  static Future<Commit> answer(NewVersion request, Slot slot, Throwable whenFree) {
+  static Future<CommitOutcome> answer(NewVersion request, Slot slot, Throwable whenFree) {
     Decision decision = decide(request, slot);
     if (decision instanceof Replay replay) {
-      return Future.succeededFuture(new Commit(replay.row(), false));
+      return Future.succeededFuture(new CommitOutcome(replay.row(), false));
     }
     if (decision instanceof Refused refused) {
       return Future.failedFuture(refused.error());

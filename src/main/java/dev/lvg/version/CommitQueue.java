@@ -21,7 +21,7 @@ import java.util.function.IntConsumer;
  */
 final class CommitQueue {
   /** A request waiting for its answer. */
-  record Pending(NewVersion request, Promise<Commit> answer) {}
+  record Pending(NewVersion request, Promise<CommitOutcome> answer) {}
 
   /**
    * Runs one batch; answers every request of it, and completes when it is done. It may call {@code
@@ -53,8 +53,8 @@ final class CommitQueue {
     this.batchSizes = batchSizes;
   }
 
-  Future<Commit> submit(NewVersion request) {
-    Promise<Commit> answer = Promise.promise();
+  Future<CommitOutcome> submit(NewVersion request) {
+    Promise<CommitOutcome> answer = Promise.promise();
     waiting.add(new Pending(request, answer));
     drain();
     return answer.future();

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  *   <li>insert the row (the caller, in its transaction);
  *   <li>{@link #createFinalAll}: copy the staging manifest to its final name, create-if-absent and
  *       synced, marked with the row's transaction id; a final manifest that still carries another
- *       attempt's mark was left by an attempt that died and is replaced; one without a mark is
+ *       transaction id's mark was left by a commit that died and is replaced; one without a mark is
  *       someone else's and is never touched (409 code 14);
  *   <li>record the final path, size and e_tag in the row and commit (the caller): the one durable
  *       commit;
@@ -37,45 +37,51 @@ final class Finalizer {
   private Finalizer() {}
 
   /**
-   * Copies each staging manifest to its final name under its attempt (see the class comment), one
-   * answer per target in order; {@code targets.get(i)} belongs to {@code attempts.get(i)}. The
-   * copies to one store go out in one call, which may share its work (one sync for all).
+   * Copies each staging manifest to its final name under its transaction id (see the class
+   * comment), one answer per target in order; {@code targets.get(i)} belongs to {@code
+   * transactionIds.get(i)}. The copies to one store go out in one call, which may share its work
+   * (one sync for all).
    */
   static List<Future<ObjectStore.ObjectInfo>> createFinalAll(
-      List<Manifests.Target> targets, List<UUID> attempts) {
+      List<Manifests.Target> targets, List<UUID> transactionIds) {
     Map<ObjectStore, List<Integer>> byStore = byStore(targets);
     List<Future<ObjectStore.ObjectInfo>> answers = new ArrayList<>(targets.size());
     targets.forEach(target -> answers.add(null));
     byStore.forEach(
         (store, indexes) -> {
           List<Future<ObjectStore.Copy>> copies =
-              store.createFinalAll(placements(targets, attempts, indexes));
+              store.createFinalAll(placements(targets, transactionIds, indexes));
           for (int i = 0; i < indexes.size(); i++) {
             int index = indexes.get(i);
             answers.set(
                 index,
                 copies
                     .get(i)
-                    .compose(copy -> outcome(targets.get(index), attempts.get(index), copy, true)));
+                    .compose(
+                        copy ->
+                            outcome(targets.get(index), transactionIds.get(index), copy, true)));
           }
         });
     return answers;
   }
 
   private static Future<ObjectStore.ObjectInfo> createFinal(
-      Manifests.Target target, UUID attempt, boolean mayReplaceAbandoned) {
+      Manifests.Target target, UUID transactionId, boolean mayReplaceAbandoned) {
     return target
         .store()
-        .createFinal(target.stagingKey(), target.finalKey(), attempt.toString())
-        .compose(copy -> outcome(target, attempt, copy, mayReplaceAbandoned));
+        .createFinal(target.stagingKey(), target.finalKey(), transactionId.toString())
+        .compose(copy -> outcome(target, transactionId, copy, mayReplaceAbandoned));
   }
 
   /**
    * What a copy means: done, a client error, or a final manifest with other bytes, replaced once
-   * when an attempt that died left it.
+   * when a commit that died left it.
    */
   private static Future<ObjectStore.ObjectInfo> outcome(
-      Manifests.Target target, UUID attempt, ObjectStore.Copy copy, boolean mayReplaceAbandoned) {
+      Manifests.Target target,
+      UUID transactionId,
+      ObjectStore.Copy copy,
+      boolean mayReplaceAbandoned) {
     ObjectStore store = target.store();
     return switch (copy.outcome()) {
       case CREATED, SAME -> Future.succeededFuture(copy.info());
@@ -90,7 +96,7 @@ final class Finalizer {
                   .compose(
                       removed ->
                           removed
-                              ? createFinal(target, attempt, false)
+                              ? createFinal(target, transactionId, false)
                               : Future.failedFuture(otherContent()))
               : Future.failedFuture(otherContent());
     };
@@ -106,14 +112,14 @@ final class Finalizer {
   }
 
   private static List<ObjectStore.Placement> placements(
-      List<Manifests.Target> targets, List<UUID> attempts, List<Integer> indexes) {
+      List<Manifests.Target> targets, List<UUID> transactionIds, List<Integer> indexes) {
     return indexes.stream()
         .map(
             i ->
                 new ObjectStore.Placement(
                     targets.get(i).stagingKey(),
                     targets.get(i).finalKey(),
-                    attempts.get(i).toString()))
+                    transactionIds.get(i).toString()))
         .toList();
   }
 
@@ -122,23 +128,23 @@ final class Finalizer {
         "the final manifest of this version already exists with other content");
   }
 
-  /** Once the row of {@code attempt} committed: the staging manifest and the mark go. */
-  static Future<Void> settle(Manifests.Target target, UUID attempt) {
-    return settleAll(List.of(target), List.of(attempt));
+  /** Once the row of {@code transactionId} committed: the staging manifest and the mark go. */
+  static Future<Void> settle(Manifests.Target target, UUID transactionId) {
+    return settleAll(List.of(target), List.of(transactionId));
   }
 
   /**
-   * Once the rows of {@code attempts} committed: their staging manifests and marks go, in one call
-   * per store; {@code targets.get(i)} belongs to {@code attempts.get(i)}. A cleanup failure is
-   * logged and left: the version is committed, and a replay settles again.
+   * Once the rows of {@code transactionIds} committed: their staging manifests and marks go, in one
+   * call per store; {@code targets.get(i)} belongs to {@code transactionIds.get(i)}. A cleanup
+   * failure is logged and left: the version is committed, and a replay settles again.
    */
-  static Future<Void> settleAll(List<Manifests.Target> targets, List<UUID> attempts) {
+  static Future<Void> settleAll(List<Manifests.Target> targets, List<UUID> transactionIds) {
     return Future.join(
             byStore(targets).entrySet().stream()
                 .map(
                     each ->
                         each.getKey()
-                            .settleAll(placements(targets, attempts, each.getValue()))
+                            .settleAll(placements(targets, transactionIds, each.getValue()))
                             .recover(
                                 cleanupFailed -> {
                                   LOG.warn(

@@ -105,11 +105,28 @@ public final class VersionRepository {
   }
 
   /**
-   * Inserts what it can of {@code requests} (see {@link VersionStatements}); without {@code
-   * withLocation}, the inserted rows are recorded in the audit trail too.
+   * Record mode: inserts what it can of {@code requests} (see {@link VersionStatements}) and
+   * records each inserted row in the audit trail, in one statement.
    */
-  Future<List<Inserted>> insertVersions(
-      SqlClient db, List<NewVersion> requests, boolean withLocation) {
+  Future<List<Inserted>> insertAndRecord(SqlClient db, List<NewVersion> requests) {
+    return insert(
+        db,
+        statements.insertAndRecord(),
+        VersionAudit.addActors(columns(requests), requests),
+        false);
+  }
+
+  /**
+   * Finalize mode, in the batch's transaction: inserts what it can of {@code requests}, which holds
+   * their slots, and returns each table's location for its final manifest; the batch records the
+   * audit events of the versions it keeps ({@link VersionAudit#record}) in the same transaction.
+   */
+  Future<List<Inserted>> insertToFinalize(SqlClient tx, List<NewVersion> requests) {
+    return insert(tx, statements.insertReturningLocation(), columns(requests), true);
+  }
+
+  /** The requests as the insert statements' array parameters, their tenants first. */
+  private Tuple columns(List<NewVersion> requests) {
     int n = requests.size();
     Long[] tenants = new Long[n];
     String[] namespaces = new String[n];
@@ -141,23 +158,25 @@ public final class VersionRepository {
       transactions[i] = request.transactionId();
       lanceTransactions[i] = request.lanceTransaction();
     }
-    Tuple params =
-        statements
-            .tenants(Tuple.tuple(), tenants)
-            .addArrayOfString(namespaces)
-            .addArrayOfString(names)
-            .addArrayOfString(branchNames)
-            .addArrayOfLong(versions)
-            .addArrayOfString(paths)
-            .addArrayOfLong(sizes)
-            .addArrayOfString(eTags)
-            .addArrayOfString(schemes)
-            .addArrayOfString(metadata)
-            .addArrayOfUUID(transactions)
-            .addArrayOfUUID(lanceTransactions);
-    return db.preparedQuery(
-            withLocation ? statements.insertReturningLocation() : statements.insertAndRecord())
-        .execute(withLocation ? params : VersionAudit.addActors(params, requests))
+    return statements
+        .tenants(Tuple.tuple(), tenants)
+        .addArrayOfString(namespaces)
+        .addArrayOfString(names)
+        .addArrayOfString(branchNames)
+        .addArrayOfLong(versions)
+        .addArrayOfString(paths)
+        .addArrayOfLong(sizes)
+        .addArrayOfString(eTags)
+        .addArrayOfString(schemes)
+        .addArrayOfString(metadata)
+        .addArrayOfUUID(transactions)
+        .addArrayOfUUID(lanceTransactions);
+  }
+
+  private static Future<List<Inserted>> insert(
+      SqlClient db, String statement, Tuple params, boolean returnsLocation) {
+    return db.preparedQuery(statement)
+        .execute(params)
         .map(
             rows -> {
               List<Inserted> inserted = new ArrayList<>(rows.size());
@@ -168,7 +187,7 @@ public final class VersionRepository {
                         row.getLong("tenant_id"),
                         row.getLong("table_id"),
                         row.getString("branch"),
-                        withLocation ? row.getString("location") : null,
+                        returnsLocation ? row.getString("location") : null,
                         TableVersion.from(row)));
               }
               return inserted;

@@ -19,13 +19,13 @@ public final class VersionService {
   static final int MAX_RANGES = 1000;
 
   private final VersionRepository repository;
-  private final Committer committer;
+  private final CommitPipeline pipeline;
   private final VersionPruning pruning;
 
-  public VersionService(VersionRepository repository, Committer committer) {
+  public VersionService(VersionRepository repository, CommitPipeline pipeline) {
     this.repository = repository;
-    this.committer = committer;
-    this.pruning = new VersionPruning(committer.manifests());
+    this.pipeline = pipeline;
+    this.pruning = new VersionPruning(pipeline.manifests());
   }
 
   /**
@@ -42,24 +42,24 @@ public final class VersionService {
   }
 
   /** One {@code CreateTableVersion} on its own: group-committed, finalized when configured. */
-  public Future<Commit> create(NewVersion request) {
-    return committer.submit(request);
+  public Future<CommitOutcome> create(NewVersion request) {
+    return pipeline.submit(request);
   }
 
   /**
    * One {@code CreateTableVersion} inside a batch transaction: the path is recorded as given, and
    * later entries of the batch see this one.
    */
-  public Future<Commit> createInTransaction(SqlClient tx, NewVersion request) {
+  public Future<CommitOutcome> createInTransaction(SqlClient tx, NewVersion request) {
     return repository
-        .insertVersions(tx, List.of(request), false)
+        .insertAndRecord(tx, List.of(request))
         .compose(
             inserted ->
                 inserted.isEmpty()
                     ? repository
                         .inspectSlot(tx, request)
                         .compose(slot -> CommitDecision.answer(request, slot, null))
-                    : Future.succeededFuture(new Commit(inserted.get(0).row(), true)));
+                    : Future.succeededFuture(new CommitOutcome(inserted.get(0).row(), true)));
   }
 
   /**

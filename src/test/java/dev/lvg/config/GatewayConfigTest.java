@@ -154,8 +154,8 @@ class GatewayConfigTest {
     GatewayConfig quotas =
         GatewayConfig.fromSettings(Map.of("LVG_TENANT_RATES", "acme=100:200, beta=5"));
     assertThat(quotas.tenantQuotas().overrides())
-        .containsEntry("acme", new GatewayConfig.Quota(100, 200))
-        .containsEntry("beta", new GatewayConfig.Quota(5, 5));
+        .containsEntry("acme", new TenantQuotas.Quota(100, 200))
+        .containsEntry("beta", new TenantQuotas.Quota(5, 5));
     assertThatThrownBy(() -> GatewayConfig.fromSettings(Map.of("LVG_TENANT_RATES", "acme")))
         .hasMessageContaining("LVG_TENANT_RATES");
     assertThatThrownBy(

@@ -1,10 +1,10 @@
 package dev.lvg.overload;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
+import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +20,7 @@ class ConcurrencyLimiterTest {
   private final List<String> decisions = new ArrayList<>();
 
   /** A request: admitted now, waiting, admitted after waiting, or refused. */
-  private final class Request implements ConcurrencyLimiter.Waiter {
+  private final class Request {
     final String tenant;
     ConcurrencyLimiter.Permit permit;
     ApiException refusal;
@@ -30,14 +30,9 @@ class ConcurrencyLimiterTest {
       this.tenant = tenant;
     }
 
-    @Override
-    public void admit(ConcurrencyLimiter.Permit granted) {
-      permit = granted;
-    }
-
-    @Override
-    public void refuse(ApiException error) {
-      refusal = error;
+    void answered(Future<ConcurrencyLimiter.Permit> answer) {
+      waited = !answer.isComplete();
+      answer.onComplete(granted -> permit = granted, error -> refusal = (ApiException) error);
     }
 
     boolean running() {
@@ -78,12 +73,7 @@ class ConcurrencyLimiterTest {
 
   private Request ask(ConcurrencyLimiter limiter, String tenant) {
     Request request = new Request(tenant);
-    try {
-      request.permit = limiter.acquire(tenant, request);
-      request.waited = request.permit == null;
-    } catch (ApiException refused) {
-      request.refusal = refused;
-    }
+    request.answered(limiter.acquire(tenant));
     return request;
   }
 
@@ -409,9 +399,10 @@ class ConcurrencyLimiterTest {
   void refusalsAre503Code17AndSayHowLongToWait() {
     ConcurrencyLimiter limiter = limiter(1, 0);
     ask(limiter, "t");
-    assertThatThrownBy(() -> limiter.acquire("t", new Request("t")))
-        .isInstanceOfSatisfying(
-            ApiException.class,
+    Request refused = ask(limiter, "t");
+    assertThat(refused.waited).as("refused at once").isFalse();
+    assertThat(refused.refusal)
+        .satisfies(
             error -> {
               assertThat(error.errorCode().code).isEqualTo(17);
               assertThat(error.errorCode().title).isEqualTo("Slow down");

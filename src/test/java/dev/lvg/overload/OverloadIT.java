@@ -116,7 +116,7 @@ class OverloadIT {
                 before,
                 "lvg_http_server_requests_seconds_count{method=\"POST\","
                     + "route=\"/v1/table/:id/version/create\",status=\"503\"}"))
-        .as("refusals answered before the router are timed under their route")
+        .as("refusals at admission are timed under their route")
         .isEqualTo(shed);
     assertThat(after.value("lvg_admission_limit{class=\"writes\"}")).isBetween(1.0, 2.0);
     assertThat(after.text()).contains("lvg_admission_total{class=\"writes\",outcome=\"shed\"");

@@ -104,9 +104,9 @@ class CommitDecisionTest {
     assertThat(((ApiException) CommitDecision.answer(request, free, null).cause()).errorCode())
         .isEqualTo(ErrorCode.CONCURRENT_MODIFICATION);
     TableVersion stored = row(4, "p", "p");
-    Commit replay =
+    CommitOutcome replay =
         CommitDecision.answer(request, new Slot("/t", true, stored, 4L), outage).result();
-    assertThat(replay).isEqualTo(new Commit(stored, false));
+    assertThat(replay).isEqualTo(new CommitOutcome(stored, false));
   }
 
   @Test

@@ -32,7 +32,7 @@ class CommitQueueTest {
         pending
             .answer()
             .tryComplete(
-                new Commit(
+                new CommitOutcome(
                     new TableVersion(
                         pending.request().version(),
                         "p",
@@ -73,7 +73,7 @@ class CommitQueueTest {
   void anIdleQueueSendsARequestAtOnce() {
     ManualRunner runner = new ManualRunner();
     CommitQueue queue = new CommitQueue(runner, 1, 8, false, size -> {});
-    Future<Commit> answer = queue.submit(request(1, "a", 1));
+    Future<CommitOutcome> answer = queue.submit(request(1, "a", 1));
     assertThat(runner.batches).hasSize(1);
     runner.finish(0);
     assertThat(answer.result().version().version()).isEqualTo(1);
@@ -143,7 +143,7 @@ class CommitQueueTest {
   void aBatchThatReleasesThePipelineLetsTheNextStartBeforeItsAnswersAndOnlyOnce() {
     ManualRunner runner = new ManualRunner();
     CommitQueue queue = new CommitQueue(runner, 1, 1, false, size -> {});
-    Future<Commit> first = queue.submit(request(1, "a", 1));
+    Future<CommitOutcome> first = queue.submit(request(1, "a", 1));
     queue.submit(request(1, "b", 2));
     queue.submit(request(1, "c", 3));
     assertThat(runner.batches).hasSize(1);

@@ -216,7 +216,7 @@ class DecisionOrderIT {
                             .compose(
                                 tx ->
                                     repository
-                                        .insertVersions(conn, List.of(request), false)
+                                        .insertAndRecord(conn, List.of(request))
                                         .eventually(tx::rollback))
                             .eventually(conn::close)))
         .map(inserted -> inserted.size() == 1)

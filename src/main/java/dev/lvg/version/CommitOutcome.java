@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.http.Json;
 
 /** Outcome of a commit: the stored row, and whether this request created it or replayed it. */
-public record Commit(TableVersion version, boolean created) {
+public record CommitOutcome(TableVersion version, boolean created) {
   /** The spec's {@code CreateTableVersionResponse}. */
   public ObjectNode toJson() {
     ObjectNode result = Json.object();

@@ -17,7 +17,7 @@ import java.util.List;
  * too (a thread per core, so a batch's hand-offs rarely wake a thread that must then wait for a
  * core); the answers go back to each request's own context.
  */
-public final class Committer {
+public final class CommitPipeline {
   private final Context context;
   private final CommitQueue queue;
   private final Manifests manifests;
@@ -28,10 +28,10 @@ public final class Committer {
 
   private boolean reading;
 
-  private record Unread(NewVersion request, Promise<Commit> answer) {}
+  private record Unread(NewVersion request, Promise<CommitOutcome> answer) {}
 
   /** Built outside any verticle: the pipeline gets an event loop context of its own. */
-  public Committer(
+  public CommitPipeline(
       Vertx vertx,
       Pool pool,
       VersionRepository repository,
@@ -45,7 +45,7 @@ public final class Committer {
     this.metrics = metrics;
     this.queue =
         new CommitQueue(
-            new VersionCommitter(vertx, pool, repository, manifests),
+            new BatchCommitter(vertx, pool, repository, manifests),
             batchesInFlight,
             batchSize,
             oneTenantPerBatch,
@@ -59,9 +59,9 @@ public final class Committer {
   }
 
   /** Commits a version; the answer completes on the caller's context. */
-  public Future<Commit> submit(NewVersion request) {
+  public Future<CommitOutcome> submit(NewVersion request) {
     Context caller = Vertx.currentContext();
-    Promise<Commit> answer = Promise.promise();
+    Promise<CommitOutcome> answer = Promise.promise();
     context.runOnContext(
         start ->
             commit(request)
@@ -83,11 +83,11 @@ public final class Committer {
    * committed rather than in front of each; a request whose read failed is answered with the
    * failure.
    */
-  private Future<Commit> commit(NewVersion request) {
+  private Future<CommitOutcome> commit(NewVersion request) {
     if (!manifests.finalizes()) {
       return queue.submit(request);
     }
-    Promise<Commit> answer = Promise.promise();
+    Promise<CommitOutcome> answer = Promise.promise();
     unread.add(new Unread(request, answer));
     readNext();
     return answer.future();

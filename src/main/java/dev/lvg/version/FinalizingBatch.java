@@ -1,92 +1,40 @@
 package dev.lvg.version;
 
-import dev.lvg.db.Database;
 import dev.lvg.http.ApiException;
-import dev.lvg.http.Failures;
 import dev.lvg.storage.Manifests;
 import dev.lvg.storage.ObjectStore;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlConnection;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
- * Commits one batch of {@code version/create} requests and answers each of them.
- *
- * <ul>
- *   <li>Record mode: one {@code INSERT} statement for the whole batch, committed on its own.
- *   <li>Finalize mode: one transaction for the whole batch: insert the rows (which holds their
- *       slots), finalize each staging manifest (see {@link Finalizer}), record the final manifests,
- *       remove the rows whose finalization failed, commit once.
- * </ul>
- *
- * A request whose row was not inserted is explained by a read of its slot ({@link CommitDecision}).
- * A batch statement that failed for certain is retried one request at a time, so one bad request
- * cannot fail the others; a failure that leaves the outcome unknown (the connection broke) is
- * answered only after reading each request's slot back.
+ * One batch in finalize mode, in one transaction: insert the rows (which holds their slots),
+ * finalize each staging manifest (see {@link Finalizer}), remove the rows whose finalization
+ * failed, record the final manifests and the audit events, commit once; then settle the finalized
+ * manifests and answer each request. A request whose row was not inserted goes to {@code explain}
+ * (see {@link BatchCommitter}); a failure of the batch as a whole is its future's.
  */
-final class VersionCommitter implements CommitQueue.BatchRunner {
-  /** A request with its table's path joined once, not once per comparison of a sort. */
-  private record Keyed(String table, CommitQueue.Pending pending) {}
-
-  private static final Comparator<Keyed> LOCK_ORDER =
-      Comparator.comparingLong((Keyed k) -> k.pending().request().tenant().id())
-          .thenComparing(Keyed::table)
-          .thenComparing(k -> k.pending().request().branch())
-          .thenComparingLong(k -> k.pending().request().version());
-
-  private final Vertx vertx;
+final class FinalizingBatch {
   private final Pool pool;
   private final VersionRepository repository;
   private final Manifests manifests;
+  private final Function<CommitQueue.Pending, Future<Void>> explain;
 
-  VersionCommitter(Vertx vertx, Pool pool, VersionRepository repository, Manifests manifests) {
-    this.vertx = vertx;
+  FinalizingBatch(
+      Pool pool,
+      VersionRepository repository,
+      Manifests manifests,
+      Function<CommitQueue.Pending, Future<Void>> explain) {
     this.pool = pool;
     this.repository = repository;
     this.manifests = manifests;
-  }
-
-  @Override
-  public Future<Void> run(List<CommitQueue.Pending> batch, Runnable release) {
-    List<Keyed> keyed = new ArrayList<>(batch.size());
-    batch.forEach(p -> keyed.add(new Keyed(String.join("/", p.request().tableId()), p)));
-    keyed.sort(LOCK_ORDER);
-    List<CommitQueue.Pending> ordered = new ArrayList<>(keyed.size());
-    keyed.forEach(k -> ordered.add(k.pending()));
-    Future<Void> done =
-        manifests.finalizes() ? finalizeBatch(ordered, release) : recordBatch(ordered);
-    return done.recover(error -> afterBatchFailure(ordered, error));
-  }
-
-  private static List<NewVersion> requests(List<CommitQueue.Pending> batch) {
-    return batch.stream().map(CommitQueue.Pending::request).toList();
-  }
-
-  private Future<Void> recordBatch(List<CommitQueue.Pending> batch) {
-    return repository
-        .insertVersions(pool, requests(batch), false)
-        .compose(
-            inserted -> {
-              Map<UUID, TableVersion> rows = new HashMap<>();
-              inserted.forEach(row -> rows.put(row.row().transactionId(), row.row()));
-              List<Future<Void>> answers = new ArrayList<>(batch.size());
-              for (CommitQueue.Pending pending : batch) {
-                TableVersion row = rows.get(pending.request().transactionId());
-                if (row != null) {
-                  pending.answer().tryComplete(new Commit(row, true));
-                } else {
-                  answers.add(explain(pending, null));
-                }
-              }
-              return Future.join(answers).mapEmpty();
-            });
+    this.explain = explain;
   }
 
   /** One inserted row on its way through finalization. */
@@ -102,12 +50,15 @@ final class VersionCommitter implements CommitQueue.BatchRunner {
       this.inserted = inserted;
     }
 
-    UUID attempt() {
+    UUID transactionId() {
       return pending.request().transactionId();
     }
   }
 
-  private Future<Void> finalizeBatch(List<CommitQueue.Pending> batch, Runnable release) {
+  /**
+   * Commits {@code batch} (in lock order); {@code release} once it no longer needs the pipeline.
+   */
+  Future<Void> run(List<CommitQueue.Pending> batch, Runnable release) {
     List<Entry> entries = new ArrayList<>();
     return pool.getConnection()
         .compose(
@@ -116,7 +67,7 @@ final class VersionCommitter implements CommitQueue.BatchRunner {
               // does not fail, and on a broken one neither runs.
               Future<?> begun = conn.query("BEGIN").execute();
               return repository
-                  .insertVersions(conn, requests(batch), true)
+                  .insertToFinalize(conn, BatchCommitter.requests(batch))
                   .compose(inserted -> begun.compose(open -> copyAll(batch, inserted, entries)))
                   .compose(copied -> recordAndCommit(conn, entries), error -> rollBack(conn, error))
                   .onComplete(done -> conn.close());
@@ -140,11 +91,11 @@ final class VersionCommitter implements CommitQueue.BatchRunner {
       List<CommitQueue.Pending> batch,
       List<VersionRepository.Inserted> inserted,
       List<Entry> entries) {
-    Map<UUID, CommitQueue.Pending> byAttempt = new HashMap<>();
-    batch.forEach(pending -> byAttempt.put(pending.request().transactionId(), pending));
+    Map<UUID, CommitQueue.Pending> byTransaction = new HashMap<>();
+    batch.forEach(pending -> byTransaction.put(pending.request().transactionId(), pending));
     List<Entry> copying = new ArrayList<>();
     for (VersionRepository.Inserted row : inserted) {
-      Entry entry = new Entry(byAttempt.get(row.row().transactionId()), row);
+      Entry entry = new Entry(byTransaction.get(row.row().transactionId()), row);
       entries.add(entry);
       if (target(entry)) {
         copying.add(entry);
@@ -153,7 +104,7 @@ final class VersionCommitter implements CommitQueue.BatchRunner {
     List<Future<ObjectStore.ObjectInfo>> copies =
         Finalizer.createFinalAll(
             copying.stream().map(entry -> entry.target).toList(),
-            copying.stream().map(Entry::attempt).toList());
+            copying.stream().map(Entry::transactionId).toList());
     List<Future<Void>> outcomes = new ArrayList<>(copying.size());
     for (int i = 0; i < copying.size(); i++) {
       Entry entry = copying.get(i);
@@ -224,7 +175,7 @@ final class VersionCommitter implements CommitQueue.BatchRunner {
       if (entry.manifest != null) {
         finalized.add(entry.manifest);
       } else {
-        rows.put(entry.attempt(), entry.inserted.row());
+        rows.put(entry.transactionId(), entry.inserted.row());
       }
     }
     List<Future<?>> statements = new ArrayList<>();
@@ -254,95 +205,34 @@ final class VersionCommitter implements CommitQueue.BatchRunner {
   /** After the commit: settles finalized manifests, then answers every request of the batch. */
   private Future<Void> answerFinalized(
       List<CommitQueue.Pending> batch, List<Entry> entries, Map<UUID, TableVersion> rows) {
-    Map<UUID, Entry> byAttempt = new HashMap<>();
-    entries.forEach(entry -> byAttempt.put(entry.attempt(), entry));
+    Map<UUID, Entry> byTransaction = new HashMap<>();
+    entries.forEach(entry -> byTransaction.put(entry.transactionId(), entry));
     List<Future<Void>> answers = new ArrayList<>(batch.size());
     List<Manifests.Target> targets = new ArrayList<>();
-    List<UUID> attempts = new ArrayList<>();
+    List<UUID> transactionIds = new ArrayList<>();
     List<Runnable> afterSettling = new ArrayList<>();
     for (CommitQueue.Pending pending : batch) {
-      Entry entry = byAttempt.get(pending.request().transactionId());
+      Entry entry = byTransaction.get(pending.request().transactionId());
       if (entry == null) {
-        answers.add(explain(pending, null));
+        answers.add(explain.apply(pending));
       } else if (entry.failure != null) {
         pending.answer().tryFail(entry.failure);
       } else {
-        Commit commit = new Commit(rows.get(entry.attempt()), true);
+        CommitOutcome commit = new CommitOutcome(rows.get(entry.transactionId()), true);
         if (entry.target == null) {
           pending.answer().tryComplete(commit);
         } else {
           targets.add(entry.target);
-          attempts.add(entry.attempt());
+          transactionIds.add(entry.transactionId());
           afterSettling.add(() -> pending.answer().tryComplete(commit));
         }
       }
     }
     if (!targets.isEmpty()) {
       answers.add(
-          Finalizer.settleAll(targets, attempts)
+          Finalizer.settleAll(targets, transactionIds)
               .onComplete(settled -> afterSettling.forEach(Runnable::run)));
     }
     return Future.join(answers).mapEmpty();
-  }
-
-  /**
-   * A batch that failed as a whole: retried one request at a time when the failure is certain and
-   * the batch held several; read back request by request when the outcome is unknown.
-   */
-  private Future<Void> afterBatchFailure(List<CommitQueue.Pending> batch, Throwable error) {
-    List<CommitQueue.Pending> unanswered =
-        batch.stream().filter(pending -> !pending.answer().future().isComplete()).toList();
-    if (unanswered.isEmpty()) {
-      return Future.succeededFuture();
-    }
-    if (Failures.outcomeUnknown(error)) {
-      return Future.join(unanswered.stream().map(pending -> explain(pending, error)).toList())
-          .mapEmpty();
-    }
-    if (unanswered.size() > 1 && !(error instanceof ApiException)) {
-      return Future.join(
-              unanswered.stream().map(pending -> run(List.of(pending), () -> {})).toList())
-          .mapEmpty();
-    }
-    unanswered.forEach(pending -> pending.answer().tryFail(error));
-    return Future.succeededFuture();
-  }
-
-  /**
-   * Answers a request whose row this batch did not insert, from a read of its slot: a replay (whose
-   * staging manifest is settled if a crash left it), a refusal, or, when the slot is free, the
-   * batch's own failure or a lost race.
-   */
-  private Future<Void> explain(CommitQueue.Pending pending, Throwable batchFailure) {
-    NewVersion request = pending.request();
-    return Database.readAgainIfClosed(vertx, () -> repository.inspectSlot(pool, request))
-        .compose(slot -> decide(request, slot, batchFailure))
-        .onComplete(
-            answer -> {
-              if (answer.succeeded()) {
-                pending.answer().tryComplete(answer.result());
-              } else {
-                pending
-                    .answer()
-                    .tryFail(
-                        batchFailure != null && !(answer.cause() instanceof ApiException)
-                            ? batchFailure
-                            : answer.cause());
-              }
-            })
-        .<Void>mapEmpty()
-        .otherwiseEmpty();
-  }
-
-  private Future<Commit> decide(NewVersion request, Slot slot, Throwable batchFailure) {
-    Manifests.Target target =
-        manifests.target(
-            slot.location(),
-            request.manifestPath(),
-            request.branch(),
-            request.version(),
-            request.namingScheme());
-    return CommitDecision.answer(request, slot, batchFailure)
-        .compose(replay -> Finalizer.replayed(target, replay.version()).map(replay));
   }
 }
