@@ -17,6 +17,7 @@ import dev.lvg.config.GatewayConfig;
 import dev.lvg.http.AccessLog;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ConnectionGuard;
+import dev.lvg.http.ContractValidation;
 import dev.lvg.http.ErrorResponder;
 import dev.lvg.http.JsonBodies;
 import dev.lvg.http.OutageLog;
@@ -81,6 +82,8 @@ final class ApiVerticle extends VerticleBase {
       AtomicInteger openConnections,
       AtomicInteger busyGuards,
       OutageLog outages,
+      ContractValidation apiContract,
+      ContractValidation adminContract,
       Set<Declaration> served) {}
 
   private static final JsonBodies JSON_BODIES = new JsonBodies();
@@ -185,15 +188,15 @@ final class ApiVerticle extends VerticleBase {
                     return tenant == null ? null : tenant.name();
                   }));
     }
-    Routes routes = new ChainedRoutes(router, authentication);
+    AdminRoutes admin = new AdminRoutes(pool, config.adminApiKey(), shared.bearerTokens());
+    Routes routes = new ChainedRoutes(router, authentication, admin::authorize);
     new VersionRoutes(pool, versions, paging).mount(routes);
     new CatalogRoutes(pool, catalog, paging).mount(routes);
     new BranchRoutes(pool, branches, paging).mount(routes);
     new BatchRoutes(pool, catalog, versions).mount(routes);
     new TransactionRoutes(pool).mount(routes);
     new TagRoutes(pool, branches, shared.pipeline().manifests(), paging).mount(routes);
-    new AdminRoutes(pool, config.adminApiKey(), shared.bearerTokens(), config.maxBodyBytes())
-        .mount(router);
+    admin.mount(routes);
     ErrorResponder errors = new ErrorResponder(config.maxBodyBytes(), shared.outages());
     router.route().failureHandler(errors);
     router.errorHandler(404, errors);
@@ -204,18 +207,23 @@ final class ApiVerticle extends VerticleBase {
   }
 
   /**
-   * Mounts each operation behind the common chain: latency meter, in-flight limit, body, then for
-   * the API its authentication and tenant quota. Version creates have their outcomes counted.
+   * Mounts each declared operation behind the common chain: latency meter, admission (reads and
+   * writes apart), body, then for the namespace API its authentication, the declared right and the
+   * tenant quota, and for the admin API its own authorization. Version creates have their outcomes
+   * counted.
    */
   private final class ChainedRoutes implements Routes {
     private final Router router;
     private final BodyHandler body;
     private final Authentication authentication;
+    private final Handler<RoutingContext> adminAuthorization;
 
-    ChainedRoutes(Router router, Authentication authentication) {
+    ChainedRoutes(
+        Router router, Authentication authentication, Handler<RoutingContext> adminAuthorization) {
       this.router = router;
       this.body = BodyHandler.create(false).setBodyLimit(shared.config().maxBodyBytes());
       this.authentication = authentication;
+      this.adminAuthorization = adminAuthorization;
     }
 
     @Override
@@ -228,8 +236,17 @@ final class ApiVerticle extends VerticleBase {
       if (path.equals(VersionRoutes.CREATE)) {
         route.handler((PlatformHandler) ApiVerticle.this::countCreateOutcome);
       }
-      boolean reads = declaration.right() == Right.READ;
-      ConcurrencyLimiter limiter = reads ? shared.reads() : shared.writes();
+      Right right = declaration.right();
+      if (right == Right.ADMIN) {
+        route
+            .handler(JSON_BODIES)
+            .handler(body)
+            .handler(adminAuthorization)
+            .handler(shared.adminContract().of(declaration.id()))
+            .handler(operation);
+        return;
+      }
+      ConcurrencyLimiter limiter = right == Right.READ ? shared.reads() : shared.writes();
       if (limiter != null) {
         route.handler(new Admission(limiter, authentication::requester));
       }
@@ -237,11 +254,11 @@ final class ApiVerticle extends VerticleBase {
           .handler(JSON_BODIES)
           .handler(body)
           .handler(authentication)
-          .handler(reads ? MAY_READ : MAY_WRITE);
+          .handler(right == Right.READ ? MAY_READ : MAY_WRITE);
       if (shared.tenantRateLimit() != null) {
         route.handler(shared.tenantRateLimit());
       }
-      route.handler(operation);
+      route.handler(shared.apiContract().of(declaration.id())).handler(operation);
     }
   }
 

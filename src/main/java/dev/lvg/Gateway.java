@@ -10,18 +10,21 @@ import dev.lvg.config.GatewayConfig;
 import dev.lvg.db.Database;
 import dev.lvg.db.EmbeddedDatabase;
 import dev.lvg.db.Migrations;
+import dev.lvg.http.ContractValidation;
 import dev.lvg.http.OpenApi;
 import dev.lvg.http.OutageLog;
 import dev.lvg.management.ManagementVerticle;
 import dev.lvg.metrics.GatewayMetrics;
 import dev.lvg.metrics.HttpMetrics;
 import dev.lvg.tenancy.CredentialEvents;
+import dev.lvg.tenancy.Right;
 import dev.lvg.tenancy.TenantDirectory;
 import dev.lvg.version.CommitPipeline;
 import dev.lvg.version.VersionRepository;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.CompositeFuture;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.ThreadingModel;
@@ -190,7 +193,14 @@ public final class Gateway implements AutoCloseable {
         .compose(
             tokens ->
                 Database.distributed(pool)
-                    .compose(citus -> deployApi(config, registry, tokens, citus)))
+                    .compose(
+                        citus ->
+                            Future.all(
+                                    ContractValidation.spec(vertx, version()),
+                                    ContractValidation.admin(vertx))
+                                .compose(
+                                    contracts ->
+                                        deployApi(config, registry, tokens, citus, contracts))))
         .compose(deployed -> vertx.deployVerticle(storage.drops()))
         .compose(
             deployed -> {
@@ -201,7 +211,13 @@ public final class Gateway implements AutoCloseable {
                       healthPool,
                       registry,
                       draining,
-                      () -> OpenApi.yaml(served.stream().map(Declaration::id).toList(), version()));
+                      () ->
+                          OpenApi.yaml(
+                              served.stream()
+                                  .filter(declaration -> declaration.right() != Right.ADMIN)
+                                  .map(Declaration::id)
+                                  .toList(),
+                              version()));
               return managementVertx
                   .deployVerticle(management)
                   .onSuccess(id -> managementPort.set(management.actualPort()));
@@ -219,7 +235,8 @@ public final class Gateway implements AutoCloseable {
       GatewayConfig config,
       PrometheusMeterRegistry registry,
       BearerTokens tokens,
-      boolean distributed) {
+      boolean distributed,
+      CompositeFuture contracts) {
     CatalogRepository catalog = new CatalogRepository(new NamespaceRepository());
     BranchRepository branches = new BranchRepository(catalog);
     VersionRepository versions = new VersionRepository(catalog, branches, distributed);
@@ -259,6 +276,8 @@ public final class Gateway implements AutoCloseable {
             new AtomicInteger(),
             new AtomicInteger(),
             outages,
+            contracts.resultAt(0),
+            contracts.resultAt(1),
             served);
     int port = config.port() == 0 ? -1 : config.port();
     return vertx

@@ -66,6 +66,7 @@ class ArchitectureTest {
     noClasses()
         .that()
         .resideInAnyPackage(
+            "dev.lvg.admin..",
             "dev.lvg.catalog..",
             "dev.lvg.version..",
             "dev.lvg.tag..",

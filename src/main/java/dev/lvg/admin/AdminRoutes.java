@@ -3,11 +3,12 @@ package dev.lvg.admin;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.audit.AuditTrail;
 import dev.lvg.auth.BearerTokens;
+import dev.lvg.auth.Declaration;
+import dev.lvg.auth.Routes;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Body;
 import dev.lvg.http.ErrorCode;
 import dev.lvg.http.Json;
-import dev.lvg.http.JsonBodies;
 import dev.lvg.http.Operations;
 import dev.lvg.http.RequestIds;
 import dev.lvg.http.Requests;
@@ -16,10 +17,7 @@ import dev.lvg.tenancy.Right;
 import dev.lvg.tenancy.TenantDirectory;
 import dev.lvg.tenancy.Tenants;
 import io.vertx.core.Future;
-import io.vertx.ext.web.Route;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.sqlclient.Pool;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -36,8 +34,6 @@ import org.slf4j.LoggerFactory;
  * JSON with the usual error body.
  */
 public final class AdminRoutes {
-  private static final String TENANT = "/admin/v1/tenants/:tenant";
-
   /** Who the request acts as, for the audit trail. */
   private static final String CHANGER = "lvg.admin.changer";
 
@@ -48,10 +44,9 @@ public final class AdminRoutes {
   private final Tenants tenants;
   private final byte[] adminKeyHash;
   private final BearerTokens bearerTokens;
-  private final long maxBodyBytes;
 
   /** {@code adminApiKey} null and {@code bearerTokens} null: every admin request gets 401. */
-  public AdminRoutes(Pool pool, String adminApiKey, BearerTokens bearerTokens, long maxBodyBytes) {
+  public AdminRoutes(Pool pool, String adminApiKey, BearerTokens bearerTokens) {
     this.pool = pool;
     this.credentials = new Credentials(pool);
     this.tenants = new Tenants(pool);
@@ -60,30 +55,31 @@ public final class AdminRoutes {
             ? null
             : TenantDirectory.hash(adminApiKey).getBytes(StandardCharsets.US_ASCII);
     this.bearerTokens = bearerTokens;
-    this.maxBodyBytes = maxBodyBytes;
   }
 
-  public void mount(Router router) {
-    mount(router.post("/admin/v1/tenants"), this::createTenant);
-    mount(router.get("/admin/v1/tenants"), this::listTenants);
-    mount(router.delete(TENANT), this::deleteTenant);
-    mount(router.post(TENANT + "/disable"), ctx -> disabled(ctx, true));
-    mount(router.post(TENANT + "/enable"), ctx -> disabled(ctx, false));
-    mount(router.post(TENANT + "/keys"), this::issueKey);
-    mount(router.get(TENANT + "/keys"), this::keys);
-    mount(router.delete(TENANT + "/keys/:key_id"), this::revokeKey);
-    mount(router.get(TENANT + "/audit"), this::audit);
+  /** Serves every operation of the admin document, each behind {@link #authorize}. */
+  public void mount(Routes routes) {
+    serve(routes, "CreateTenant", this::createTenant);
+    serve(routes, "ListTenants", this::listTenants);
+    serve(routes, "DeleteTenant", this::deleteTenant);
+    serve(routes, "DisableTenant", ctx -> disabled(ctx, true));
+    serve(routes, "EnableTenant", ctx -> disabled(ctx, false));
+    serve(routes, "IssueKey", this::issueKey);
+    serve(routes, "ListKeys", this::keys);
+    serve(routes, "RevokeKey", this::revokeKey);
+    serve(routes, "ListAuditEvents", this::audit);
   }
 
-  private void mount(Route route, Function<RoutingContext, Future<ObjectNode>> op) {
-    route
-        .handler(new JsonBodies())
-        .handler(BodyHandler.create(false).setBodyLimit(maxBodyBytes))
-        .handler(this::authorize)
-        .handler(Operations.json(op::apply));
+  private static void serve(
+      Routes routes, String operationId, Function<RoutingContext, Future<ObjectNode>> op) {
+    routes.serve(Declaration.administers(operationId), Operations.json(op::apply));
   }
 
-  private void authorize(RoutingContext ctx) {
+  /**
+   * The check every admin operation's chain runs after its body is read: the operator key, or a
+   * bearer token that grants {@link Right#ADMIN}.
+   */
+  public void authorize(RoutingContext ctx) {
     String key = ctx.request().getHeader("x-api-key");
     if (key != null && adminKeyHash != null) {
       byte[] given = TenantDirectory.hash(key.trim()).getBytes(StandardCharsets.US_ASCII);

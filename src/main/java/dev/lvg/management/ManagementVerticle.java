@@ -1,5 +1,6 @@
 package dev.lvg.management;
 
+import dev.lvg.http.AdminContract;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -60,6 +61,13 @@ public final class ManagementVerticle extends VerticleBase {
                                 .putHeader("Content-Type", "application/yaml; charset=utf-8")
                                 .end(text))
                     .onFailure(ctx::fail));
+    router
+        .get("/openapi-admin.yaml")
+        .handler(
+            ctx ->
+                ctx.response()
+                    .putHeader("Content-Type", "application/yaml; charset=utf-8")
+                    .end(AdminContract.text()));
     router
         .get("/metrics")
         .handler(

@@ -1,0 +1,155 @@
+package dev.lvg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.lvg.http.AdminContract;
+import dev.lvg.http.SpecOperations;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.openapi.contract.OpenAPIContract;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Requests are checked against the contract of their operation before it runs (400 code 13 naming
+ * what does not fit), and both served OpenAPI documents are valid OpenAPI 3.1 that vertx-openapi
+ * accepts as contracts.
+ */
+class ContractValidationIT {
+  private static final String ADMIN_KEY = "contract-admin-key";
+
+  private static String error(Api.Response answer) {
+    answer.assertError(400, 13);
+    return answer.json().get("error").asText();
+  }
+
+  @Test
+  void aBodyOrParameterThatDoesNotFitItsSchemaIsRefusedNamingTheField() {
+    TestGateway gw = TestGateway.shared();
+    Api api = gw.api(gw.newTenant("contract"));
+    api.declare("cv", "t");
+    String create = "/v1/table/cv$t/version/create";
+
+    assertThat(error(api.post(create, "{\"version\":\"one\",\"manifest_path\":\"m\"}")))
+        .startsWith("field 'version': ")
+        .contains("integer");
+    assertThat(error(api.post(create, "{\"version\":-1,\"manifest_path\":\"m\"}")))
+        .startsWith("field 'version': ");
+    assertThat(error(api.post(create, "{\"version\":1}")))
+        .startsWith("the request body: ")
+        .contains("manifest_path");
+    assertThat(
+            error(
+                api.post(create, "{\"version\":1,\"manifest_path\":\"m\",\"metadata\":{\"k\":1}}")))
+        .startsWith("field 'metadata.k': ");
+    assertThat(error(api.post(create, "{\"version\":1,\"manifest_path\":\"m\",\"branch\":7}")))
+        .startsWith("field 'branch': ");
+    assertThat(error(api.post("/v1/table/cv$t/version/list?limit=many", "{}")))
+        .startsWith("query parameter limit: ");
+
+    assertThat(api.post("/v1/table/cv$t/version/list", "{}").assertOk().get("versions"))
+        .as("what fits runs")
+        .isEmpty();
+  }
+
+  @Test
+  void theAdminApiIsCheckedAgainstItsOwnDocument() {
+    TestGateway gw =
+        TestGateway.dedicated(
+            Map.of(
+                "LVG_DB_URL", TestGateway.shared().databaseUrl(), "LVG_ADMIN_API_KEY", ADMIN_KEY));
+    try {
+      assertThat(
+              error(
+                  Api.call(
+                      gw.baseUrl, "POST", "/admin/v1/tenants", "{\"name\":\"a b\"}", ADMIN_KEY)))
+          .startsWith("field 'name': ");
+      assertThat(
+              error(
+                  Api.call(gw.baseUrl, "POST", "/admin/v1/tenants", "{\"nom\":\"x\"}", ADMIN_KEY)))
+          .contains("name");
+      assertThat(error(Api.call(gw.baseUrl, "GET", "/admin/v1/tenants?limit=0", null, ADMIN_KEY)))
+          .startsWith("query parameter limit: ");
+      String name = "cv-" + UUID.randomUUID().toString().substring(0, 8);
+      Api.call(gw.baseUrl, "POST", "/admin/v1/tenants", "{\"name\":\"" + name + "\"}", ADMIN_KEY)
+          .assertOk();
+      assertThat(
+              error(
+                  Api.call(
+                      gw.baseUrl,
+                      "POST",
+                      "/admin/v1/tenants/" + name + "/keys",
+                      "{\"scopes\":[\"admin\"]}",
+                      ADMIN_KEY)))
+          .startsWith("field 'scopes.0': ");
+    } finally {
+      gw.gateway.close();
+    }
+  }
+
+  /**
+   * The admin document lists exactly the admin operations the gateway serves: each of its
+   * operations reaches the admin chain (401 without credentials, never 404 or 405).
+   */
+  @Test
+  void theAdminDocumentIsServedAndEveryOperationInItIsServed() throws Exception {
+    TestGateway gw = TestGateway.shared();
+    String yaml = managementText(gw, "/openapi-admin.yaml");
+    assertThat(yaml).isEqualTo(AdminContract.text());
+    List<SpecOperations.Operation> operations = AdminContract.all();
+    assertThat(operations)
+        .extracting(SpecOperations.Operation::id)
+        .containsExactlyInAnyOrder(
+            "CreateTenant",
+            "ListTenants",
+            "DeleteTenant",
+            "DisableTenant",
+            "EnableTenant",
+            "IssueKey",
+            "ListKeys",
+            "RevokeKey",
+            "ListAuditEvents");
+    for (SpecOperations.Operation op : operations) {
+      String path = op.path().replace("{tenant}", "some-tenant").replace("{key_id}", "k_1");
+      Api.Response answer = Api.call(gw.baseUrl, op.method(), path, null, null);
+      answer.assertError(401, 16);
+    }
+    assertValidContract(yaml);
+  }
+
+  @Test
+  void theServedNamespaceDocumentIsAValidContract() throws Exception {
+    assertValidContract(managementText(TestGateway.finalizing(), "/openapi.yaml"));
+  }
+
+  private static String managementText(TestGateway gw, String path) {
+    Api.Response answer =
+        Api.send(HttpRequest.newBuilder(URI.create(gw.managementUrl + path)).GET().build());
+    assertThat(answer.status()).isEqualTo(200);
+    return answer.text();
+  }
+
+  /** vertx-openapi validates a contract against the OpenAPI 3.1 schema before it takes it. */
+  private static void assertValidContract(String yaml) throws Exception {
+    Map<?, ?> tree = new YAMLMapper().readValue(yaml, Map.class);
+    JsonObject document = new JsonObject(new ObjectMapper().writeValueAsString(tree));
+    Vertx vertx = Vertx.vertx();
+    try {
+      OpenAPIContract contract =
+          OpenAPIContract.from(vertx, document)
+              .toCompletionStage()
+              .toCompletableFuture()
+              .get(60, TimeUnit.SECONDS);
+      assertThat(contract.operations()).isNotEmpty();
+    } finally {
+      vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+  }
+}
