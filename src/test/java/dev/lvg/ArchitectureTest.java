@@ -4,14 +4,18 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import dev.lvg.auth.Declaration;
+import io.vertx.ext.web.Router;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -79,6 +83,47 @@ class ArchitectureTest {
         .dependOnClassesThat()
         .haveFullyQualifiedName("io.vertx.ext.web.Route")
         .because("a route comes from a Declaration given to Routes.serve, nowhere else")
+        .check(MAIN);
+  }
+
+  /** Router methods that make a route for a path. */
+  private static final Set<String> PATH_ROUTES =
+      Set.of(
+          "route",
+          "routeWithRegex",
+          "get",
+          "getWithRegex",
+          "post",
+          "postWithRegex",
+          "put",
+          "putWithRegex",
+          "delete",
+          "deleteWithRegex",
+          "patch",
+          "patchWithRegex",
+          "head",
+          "options");
+
+  @Test
+  void everyApiRouteComesFromADeclaration() {
+    // Only the chain that mounts a Declaration makes a route for a path on the API's router (its
+    // catch-all handlers take no path); the management port's few endpoints are its own.
+    noClasses()
+        .that()
+        .doNotHaveFullyQualifiedName("dev.lvg.ApiVerticle$ChainedRoutes")
+        .and()
+        .resideOutsideOfPackage("dev.lvg.management..")
+        .should()
+        .callMethodWhere(
+            new DescribedPredicate<JavaMethodCall>("make a Router route for a path") {
+              @Override
+              public boolean test(JavaMethodCall call) {
+                return call.getTargetOwner().isAssignableTo(Router.class)
+                    && PATH_ROUTES.contains(call.getTarget().getName())
+                    && !call.getTarget().getRawParameterTypes().isEmpty();
+              }
+            })
+        .because("a route is made from a Declaration, whose method and path come from a contract")
         .check(MAIN);
   }
 
