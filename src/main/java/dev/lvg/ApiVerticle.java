@@ -233,7 +233,7 @@ final class ApiVerticle extends VerticleBase {
       Route route = router.route(HttpMethod.valueOf(method), path);
       shared.served().add(declaration);
       route.handler(shared.httpMetrics().timing(method, path));
-      if (path.equals(VersionRoutes.CREATE)) {
+      if (declaration.id().equals(VersionRoutes.CREATE)) {
         route.handler((PlatformHandler) ApiVerticle.this::countCreateOutcome);
       }
       Right right = declaration.right();

@@ -23,8 +23,8 @@ import java.util.List;
 
 /** The version operations of one table. */
 public final class VersionRoutes {
-  /** Where {@code version/create} routes; the gateway counts its outcomes. */
-  public static final String CREATE = "/v1/table/:id/version/create";
+  /** The operation whose outcomes the gateway counts. */
+  public static final String CREATE = "CreateTableVersion";
 
   /** Set on a request whose {@code version/create} succeeded: true if it created the version. */
   public static final String CREATED = "lvg.created";
@@ -40,7 +40,7 @@ public final class VersionRoutes {
   }
 
   public void mount(Routes routes) {
-    routes.serve(Declaration.writes("CreateTableVersion"), Operations.json(this::create));
+    routes.serve(Declaration.writes(CREATE), Operations.json(this::create));
     routes.serve(Declaration.reads("ListTableVersions"), Operations.json(this::list));
     routes.serve(Declaration.reads("DescribeTableVersion"), Operations.json(this::describe));
     routes.serve(Declaration.writes("BatchDeleteTableVersions"), Operations.json(this::delete));
