@@ -35,28 +35,39 @@ class ContractValidationIT {
     TestGateway gw = TestGateway.shared();
     Api api = gw.api(gw.newTenant("contract"));
     api.declare("cv", "t");
-    String create = "/v1/table/cv$t/version/create";
 
-    assertThat(error(api.post(create, "{\"version\":\"one\",\"manifest_path\":\"m\"}")))
+    assertThat(error(api.post("/v1/table/cv$t/version/describe", "{\"version\":\"one\"}")))
         .startsWith("field 'version': ")
         .contains("integer");
-    assertThat(error(api.post(create, "{\"version\":-1,\"manifest_path\":\"m\"}")))
-        .startsWith("field 'version': ");
-    assertThat(error(api.post(create, "{\"version\":1}")))
+    assertThat(error(api.post("/v1/table/cv$t/tags/create", "{\"version\":1}")))
         .startsWith("the request body: ")
-        .contains("manifest_path");
+        .contains("tag");
+    assertThat(error(api.post("/v1/table/cv$t/version/describe", "{\"branch\":7}")))
+        .startsWith("field 'branch': ")
+        .contains("string");
+    assertThat(error(api.post("/v1/namespace/cv2/create", "{\"mode\":5}")))
+        .startsWith("field 'mode': ");
+    assertThat(error(api.post("/v1/table/cv$t/version/list?limit=many", "{}")))
+        .isEqualTo("query parameter limit: 'many' is not of type integer");
+    assertThat(error(api.post("/v1/table/cv$t/version/list?descending=maybe", "{}")))
+        .isEqualTo("query parameter descending: 'maybe' is not of type boolean");
+    assertThat(error(api.post("/v1/table/cv$t/version/describe", "{\"version\":")))
+        .isEqualTo("the request body is not JSON");
+
+    assertThat(api.post("/v1/namespace/cv2/create", "{\"mode\":null}").assertOk())
+        .as("a property set to null counts as left out")
+        .isNotNull();
+    assertThat(api.post("/v1/namespace/cv3/create", null).assertOk())
+        .as("no body counts as {}")
+        .isNotNull();
+
+    // version/create, on the commit path, is checked by its own parser, naming the field too.
     assertThat(
             error(
-                api.post(create, "{\"version\":1,\"manifest_path\":\"m\",\"metadata\":{\"k\":1}}")))
-        .startsWith("field 'metadata.k': ");
-    assertThat(error(api.post(create, "{\"version\":1,\"manifest_path\":\"m\",\"branch\":7}")))
-        .startsWith("field 'branch': ");
-    assertThat(error(api.post("/v1/table/cv$t/version/list?limit=many", "{}")))
-        .startsWith("query parameter limit: ");
-
-    assertThat(api.post("/v1/table/cv$t/version/list", "{}").assertOk().get("versions"))
-        .as("what fits runs")
-        .isEmpty();
+                api.post(
+                    "/v1/table/cv$t/version/create",
+                    "{\"version\":\"one\",\"manifest_path\":\"m\"}")))
+        .contains("version");
   }
 
   @Test
