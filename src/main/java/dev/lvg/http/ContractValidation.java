@@ -71,8 +71,13 @@ public final class ContractValidation {
    * data-plane operations the gateway does not serve.
    */
   public static Future<ContractValidation> spec(Vertx vertx, String version) {
+    return load(vertx, () -> specDocument(version));
+  }
+
+  /** The document {@link #spec} validates against; made on a worker thread (it parses YAML). */
+  public static JsonObject specDocument(String version) throws IOException {
     List<String> all = SpecOperations.all().stream().map(SpecOperations.Operation::id).toList();
-    return load(vertx, () -> requestsOnly(json(OpenApi.yaml(all, version))));
+    return requestsOnly(json(OpenApi.yaml(all, version)));
   }
 
   /**
