@@ -7,6 +7,7 @@
 #   bench/validation.sh [requests per round]     (default 20000; 5 rounds, the last one reported)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+DB=lvg_validation TABLES=0 DURATION=0 WARM_UP=0
 . bench/lib.sh
 build
 java -cp "$CP" dev.lvg.bench.ValidationCost "${1:-20000}"
