@@ -242,7 +242,7 @@ final class ApiVerticle extends VerticleBase {
             .handler(JSON_BODIES)
             .handler(body)
             .handler(adminAuthorization)
-            .handler(shared.adminContract().of(declaration.id()))
+            .handler(shared.adminContract().check(declaration.id()))
             .handler(operation);
         return;
       }
@@ -258,7 +258,7 @@ final class ApiVerticle extends VerticleBase {
       if (shared.tenantRateLimit() != null) {
         route.handler(shared.tenantRateLimit());
       }
-      route.handler(shared.apiContract().of(declaration.id())).handler(operation);
+      route.handler(shared.apiContract().check(declaration.id())).handler(operation);
     }
   }
 

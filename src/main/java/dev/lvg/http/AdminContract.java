@@ -11,7 +11,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * The gateway's own OpenAPI document for its admin API ({@code openapi/gateway-admin.yaml}): the
@@ -60,17 +59,15 @@ public final class AdminContract {
     List<SpecOperations.Operation> operations = new ArrayList<>();
     for (Iterator<Map.Entry<String, JsonNode>> it = paths.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> path = it.next();
-      String regex = Pattern.quote(path.getKey()).replaceAll("\\{[a-z_]+\\}", "\\\\E[^/]+\\\\Q");
       path.getValue()
           .fields()
           .forEachRemaining(
               method ->
                   operations.add(
-                      new SpecOperations.Operation(
+                      SpecOperations.Operation.of(
                           method.getValue().path("operationId").asText(),
                           method.getKey().toUpperCase(Locale.ROOT),
-                          path.getKey(),
-                          Pattern.compile(regex))));
+                          path.getKey())));
     }
     return List.copyOf(operations);
   }

@@ -134,7 +134,7 @@ public final class ContractValidation {
    * per request, as vertx-openapi's own {@code RequestValidator} does, a check takes about 0.2 ms a
    * request and cut commits per second by two thirds; see docs/benchmarks.md).
    */
-  public Handler<RoutingContext> of(String operationId) {
+  public Handler<RoutingContext> check(String operationId) {
     Operation operation = contract.operation(operationId);
     if (operation == null) {
       throw new IllegalArgumentException("the contract has no operation " + operationId);

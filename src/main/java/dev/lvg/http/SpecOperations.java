@@ -42,6 +42,12 @@ public final class SpecOperations {
 
   /** One operation of the spec. */
   public record Operation(String id, String method, String path, Pattern pattern) {
+    /** The operation {@code id} on {@code method path}; {@code {name}} matches one path segment. */
+    static Operation of(String id, String method, String path) {
+      String regex = Pattern.quote(path).replaceAll("\\{[a-z_]+\\}", "\\\\E[^/]+\\\\Q");
+      return new Operation(id, method, path, Pattern.compile(regex));
+    }
+
     /** True for the operations a Lance writer runs itself against the table's storage. */
     public boolean dataPlane() {
       String[] parts = path.split("/");
@@ -65,8 +71,7 @@ public final class SpecOperations {
           continue;
         }
         String[] fields = line.split("\t");
-        String regex = Pattern.quote(fields[2]).replaceAll("\\{[a-z_]+\\}", "\\\\E[^/]+\\\\Q");
-        operations.add(new Operation(fields[0], fields[1], fields[2], Pattern.compile(regex)));
+        operations.add(Operation.of(fields[0], fields[1], fields[2]));
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);

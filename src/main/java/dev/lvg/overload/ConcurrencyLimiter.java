@@ -143,13 +143,12 @@ public final class ConcurrencyLimiter {
         answer = Future.succeededFuture(admit(state, now));
         afterwards.add(() -> observer.admitted(requester, 0, grant));
       } else {
-        Requester.Waiting waiting = new Requester.Waiting(state, now);
-        ApiException refusal = waitOrRefuse(waiting, afterwards);
+        ApiException refusal = mayWait(state, afterwards);
         if (refusal != null) {
           forgetIfIdle(state);
           answer = Future.failedFuture(refusal);
         } else {
-          answer = waiting.answer();
+          answer = await(state, now);
         }
       }
     }
@@ -157,9 +156,11 @@ public final class ConcurrencyLimiter {
     return answer;
   }
 
-  /** At the limit: joins the waiting room, possibly in place of an over-share tenant's waiter. */
-  private ApiException waitOrRefuse(Requester.Waiting waiting, List<Runnable> afterwards) {
-    Requester state = waiting.requester;
+  /**
+   * At the limit: whether a request of {@code state}'s may join the waiting room (null), possibly
+   * in place of an over-share tenant's waiter, or is refused (the refusal).
+   */
+  private ApiException mayWait(Requester state, List<Runnable> afterwards) {
     if (maxWaitNanos <= 0) {
       return refuse(state, Reason.QUEUE_FULL, afterwards);
     }
@@ -185,10 +186,16 @@ public final class ConcurrencyLimiter {
         && state.load() >= share + Math.max(1, (long) room * share / limit.limit())) {
       return refuse(state, Reason.FAIR_SHARE, afterwards);
     }
+    return null;
+  }
+
+  /** Puts a request of {@code state}'s in the waiting room, with its deadline. */
+  private Future<Permit> await(Requester state, long now) {
+    Requester.Waiting waiting = new Requester.Waiting(state, now);
     state.waiting.addLast(waiting);
     waitingCount++;
     waiting.cancelDeadline = timers.schedule(maxWaitNanos, () -> expire(waiting));
-    return null;
+    return waiting.answer();
   }
 
   private ApiException refuse(Requester state, Reason reason, List<Runnable> afterwards) {
