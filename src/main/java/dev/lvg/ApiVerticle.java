@@ -14,6 +14,9 @@ import dev.lvg.catalog.CatalogService;
 import dev.lvg.catalog.Locations;
 import dev.lvg.config.Deadlines;
 import dev.lvg.config.GatewayConfig;
+import dev.lvg.feed.Feed;
+import dev.lvg.feed.FeedHub;
+import dev.lvg.feed.FeedRoutes;
 import dev.lvg.http.AccessLog;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ConnectionGuard;
@@ -84,7 +87,8 @@ final class ApiVerticle extends VerticleBase {
       OutageLog outages,
       ContractValidation apiContract,
       ContractValidation adminContract,
-      Set<Declaration> served) {}
+      Set<Declaration> served,
+      Feed feed) {}
 
   private static final JsonBodies JSON_BODIES = new JsonBodies();
   private static final Handler<RoutingContext> MAY_READ = Authentication.requiring(Right.READ);
@@ -197,6 +201,8 @@ final class ApiVerticle extends VerticleBase {
     new TransactionRoutes(pool).mount(routes);
     new TagRoutes(pool, branches, shared.pipeline().manifests(), paging).mount(routes);
     admin.mount(routes);
+    FeedHub feedHub = new FeedHub(vertx, pool, shared.feed(), shared.reads(), shared.draining());
+    new FeedRoutes(pool, shared.feed(), feedHub).mount(routes);
     ErrorResponder errors = new ErrorResponder(config.maxBodyBytes(), shared.outages());
     router.route().failureHandler(errors);
     router.errorHandler(404, errors);
@@ -258,7 +264,9 @@ final class ApiVerticle extends VerticleBase {
       if (shared.tenantRateLimit() != null) {
         route.handler(shared.tenantRateLimit());
       }
-      route.handler(shared.apiContract().check(declaration.id())).handler(operation);
+      ContractValidation contract =
+          declaration.own() ? shared.adminContract() : shared.apiContract();
+      route.handler(contract.check(declaration.id())).handler(operation);
     }
   }
 

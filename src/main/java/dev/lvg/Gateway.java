@@ -10,6 +10,8 @@ import dev.lvg.config.GatewayConfig;
 import dev.lvg.db.Database;
 import dev.lvg.db.EmbeddedDatabase;
 import dev.lvg.db.Migrations;
+import dev.lvg.feed.Feed;
+import dev.lvg.feed.FeedExpiry;
 import dev.lvg.http.ContractValidation;
 import dev.lvg.http.OpenApi;
 import dev.lvg.http.OutageLog;
@@ -246,6 +248,7 @@ public final class Gateway implements AutoCloseable {
         .description("1 while requests are answered 503 because PostgreSQL or storage failed")
         .register(registry);
     vertx.setPeriodic(1000, tick -> outages.tick(System.currentTimeMillis()));
+    new FeedExpiry(vertx, pool, config.feed().retention(), registry).start(60_000);
     CommitPipeline pipeline =
         new CommitPipeline(
             vertx,
@@ -278,7 +281,8 @@ public final class Gateway implements AutoCloseable {
             outages,
             contracts.resultAt(0),
             contracts.resultAt(1),
-            served);
+            served,
+            new Feed(config.feed(), registry));
     int port = config.port() == 0 ? -1 : config.port();
     return vertx
         .deployVerticle(

@@ -23,6 +23,19 @@ public record Declaration(SpecOperations.Operation operation, Right right) {
     return new Declaration(SpecOperations.byId(operationId), Right.WRITE);
   }
 
+  /**
+   * An operation of the gateway's own document that changes nothing (the change feed), open to a
+   * read key.
+   */
+  public static Declaration readsOwn(String operationId) {
+    return new Declaration(AdminContract.byId(operationId), Right.READ);
+  }
+
+  /** Whether the operation is in the gateway's own document rather than the Lance spec. */
+  public boolean own() {
+    return AdminContract.all().contains(operation);
+  }
+
   /** An operation of the admin API, for the operator key or a token with the admin scope. */
   public static Declaration administers(String operationId) {
     return new Declaration(AdminContract.byId(operationId), Right.ADMIN);

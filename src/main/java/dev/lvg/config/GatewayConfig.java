@@ -45,7 +45,8 @@ public record GatewayConfig(
     String managementHost,
     String adminApiKey,
     Path tlsCert,
-    Path tlsKey) {
+    Path tlsKey,
+    FeedSettings feed) {
 
   /** True when the API port serves TLS (and HTTP/2 through ALPN). */
   public boolean tls() {
@@ -191,7 +192,8 @@ public record GatewayConfig(
         s.string("LVG_MANAGEMENT_HOST", s.string("LVG_HOST", "0.0.0.0")),
         emptyToNull(s.string("LVG_ADMIN_API_KEY", "")),
         readable(s, "LVG_TLS_CERT", "LVG_TLS_KEY"),
-        readable(s, "LVG_TLS_KEY", "LVG_TLS_CERT"));
+        readable(s, "LVG_TLS_KEY", "LVG_TLS_CERT"),
+        FeedSettings.from(s));
   }
 
   private static S3Settings s3(Settings s) {

@@ -38,7 +38,8 @@ public final class Migrations {
           "V010__audit_trail.sql",
           "V011__keys_start_with_the_tenant.sql",
           "V012__distributed_by_tenant.sql",
-          "V013__lance_transactions.sql");
+          "V013__lance_transactions.sql",
+          "V014__change_feed.sql");
 
   private static final long LOCK_KEY = 0x4c56475f4d4947L;
 

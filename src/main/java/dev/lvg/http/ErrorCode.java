@@ -27,7 +27,9 @@ public enum ErrorCode {
   SERVICE_UNAVAILABLE(17, 503, "/errors/service-unavailable", "Slow down"),
   INTERNAL(18, 500, "/errors/server-error", "Internal Server Error"),
   TABLE_BRANCH_NOT_FOUND(22, 404, "/errors/not-found-error", "Table branch not found"),
-  TABLE_BRANCH_ALREADY_EXISTS(23, 409, "/errors/conflict", "Table branch already exists");
+  TABLE_BRANCH_ALREADY_EXISTS(23, 409, "/errors/conflict", "Table branch already exists"),
+  /** A change-feed cursor the feed no longer serves: expired, or of another history. */
+  CURSOR_GONE(13, 410, "/errors/gone", "Cursor no longer served");
 
   public final int code;
   public final int status;

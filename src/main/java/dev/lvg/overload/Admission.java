@@ -13,6 +13,8 @@ import java.util.function.Function;
  * (or its client goes away).
  */
 public final class Admission implements PlatformHandler {
+  private static final String PERMIT = "lvg.admission.permit";
+
   private final ConcurrencyLimiter limiter;
   private final Function<RoutingContext, String> requesterOf;
 
@@ -38,7 +40,19 @@ public final class Admission implements PlatformHandler {
       permit.release();
       return;
     }
+    ctx.put(PERMIT, permit);
     ctx.addEndHandler(done -> permit.release());
     ctx.next();
+  }
+
+  /**
+   * Gives the request's slot back before its answer ends: for a response that stays open (a live
+   * tail of the change feed), which would otherwise hold a slot for as long as it is connected.
+   */
+  public static void releaseEarly(RoutingContext ctx) {
+    ConcurrencyLimiter.Permit permit = ctx.get(PERMIT);
+    if (permit != null) {
+      permit.release();
+    }
   }
 }

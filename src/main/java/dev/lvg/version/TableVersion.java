@@ -25,7 +25,7 @@ public record TableVersion(
   /** The metadata key under which a version shows the Lance transaction that committed it. */
   public static final String LANCE_TRANSACTION = "lance_transaction_uuid";
 
-  static TableVersion from(Row row) {
+  public static TableVersion from(Row row) {
     return new TableVersion(
         row.getLong("version"),
         row.getString("manifest_path"),

@@ -23,7 +23,7 @@ final class VersionAudit {
              array_agg(a.version), array_agg(a.txid), array_agg(a.request_id), array_agg(a.context)
       FROM unnest($1::bigint[], $2::bigint[], $3::uuid[], $4::text[], $5::text[], $6::text[],
                   $7::text[]) AS a(tenant_id, version, txid, credential, object, request_id, context)
-      GROUP BY a.tenant_id""";
+      GROUP BY a.tenant_id ORDER BY a.tenant_id""";
 
   private VersionAudit() {}
 

@@ -66,7 +66,7 @@ record VersionStatements(
         FROM inserted i
         JOIN unnest($11::uuid[], $13::text[], $14::text[], $15::text[], $16::text[])
              AS a(txid, credential, object, request_id, context) ON a.txid = i.transaction_id
-        GROUP BY i.tenant_id)
+        GROUP BY i.tenant_id ORDER BY i.tenant_id)
       SELECT * FROM inserted""";
 
   /**
@@ -145,7 +145,7 @@ record VersionStatements(
         FROM inserted i
         JOIN unnest($11::uuid[], $13::text[], $14::text[], $15::text[], $16::text[])
              AS a(txid, credential, object, request_id, context) ON a.txid = i.transaction_id
-        GROUP BY i.tenant_id)
+        GROUP BY i.tenant_id ORDER BY i.tenant_id)
       SELECT * FROM inserted""";
 
   /** {@link #INSERT_RETURNING_LOCATION} for the one tenant {@code $1} of a batch on Citus. */

@@ -1,0 +1,168 @@
+package dev.lvg.feed;
+
+import dev.lvg.config.FeedSettings;
+import dev.lvg.overload.ConcurrencyLimiter;
+import dev.lvg.tenancy.Tenant;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.Tuple;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The live tails of one event loop. While any is open it reads the heads of their tenants' feeds,
+ * one statement for all of them, every {@code LVG_EVENTS_POLL_MILLIS}, and wakes the tails whose
+ * tenant moved; so a tail costs the database nothing while its feed is quiet, and the same whatever
+ * gateway the commits came through. A tail's pages are admitted as reads, so tails never take the
+ * slots commits use. When the gateway drains, every tail ends with its cursor.
+ */
+public final class FeedHub {
+  static final String HEADS =
+      """
+      SELECT f.epoch, t.id AS tenant_id, COALESCE(h.last_position, 0) AS last_position,
+             COALESCE(h.expired_through, 0) AS expired_through
+      FROM feed_epoch f CROSS JOIN unnest($1::bigint[]) t(id)
+      LEFT JOIN feed_heads h ON h.tenant_id = t.id""";
+
+  /** What the hub counts: events sent, tails cut off, tails open. */
+  public interface Metrics {
+    void streamed(int events);
+
+    void cutOff();
+  }
+
+  private final Vertx vertx;
+  private final Pool pool;
+  private final FeedLog log;
+  private final FeedSettings settings;
+  private final ConcurrencyLimiter reads;
+  private final AtomicBoolean draining;
+  private final AtomicInteger open;
+  private final Metrics metrics;
+  private final Map<Long, List<FeedStream>> byTenant = new HashMap<>();
+  private long timer = -1;
+  private boolean looking;
+
+  public FeedHub(
+      Vertx vertx, Pool pool, Feed feed, ConcurrencyLimiter reads, AtomicBoolean draining) {
+    this.vertx = vertx;
+    this.pool = pool;
+    this.log = feed.log();
+    this.settings = feed.settings();
+    this.reads = reads;
+    this.draining = draining;
+    this.open = feed.streams();
+    this.metrics = feed;
+  }
+
+  FeedSettings settings() {
+    return settings;
+  }
+
+  Metrics metrics() {
+    return metrics;
+  }
+
+  /** Counts a tail in, or answers false when this gateway already holds as many as allowed. */
+  boolean admit() {
+    if (open.incrementAndGet() > settings.maxStreams()) {
+      open.decrementAndGet();
+      return false;
+    }
+    return true;
+  }
+
+  /** Gives back a slot {@link #admit} counted, for a tail that never opened. */
+  void unadmit() {
+    open.decrementAndGet();
+  }
+
+  void add(FeedStream stream) {
+    byTenant.computeIfAbsent(stream.tenant().id(), id -> new ArrayList<>()).add(stream);
+    if (timer < 0) {
+      timer = vertx.setPeriodic(settings.pollMillis(), id -> look());
+    }
+  }
+
+  void remove(FeedStream stream) {
+    List<FeedStream> streams = byTenant.get(stream.tenant().id());
+    if (streams != null && streams.remove(stream)) {
+      open.decrementAndGet();
+      if (streams.isEmpty()) {
+        byTenant.remove(stream.tenant().id());
+      }
+    }
+    if (byTenant.isEmpty() && timer >= 0) {
+      vertx.cancelTimer(timer);
+      timer = -1;
+    }
+  }
+
+  /** One page for a tail, admitted as a read of its tenant. */
+  Future<FeedLog.Page> page(
+      Tenant tenant, FeedLog.Head head, long after, FeedLog.Filter filter, int size) {
+    Future<ConcurrencyLimiter.Permit> admitted =
+        reads == null ? Future.succeededFuture() : reads.acquire("tenant:" + tenant.id());
+    return admitted.compose(
+        permit ->
+            log.page(pool, tenant, head, after, filter, size)
+                .andThen(
+                    done -> {
+                      if (permit != null) {
+                        permit.release();
+                      }
+                    }));
+  }
+
+  private void look() {
+    long now = System.currentTimeMillis();
+    if (draining.get()) {
+      for (FeedStream stream : all()) {
+        stream.end("shutdown", "the gateway is shutting down; resume from the cursor", now);
+      }
+      return;
+    }
+    if (looking || byTenant.isEmpty()) {
+      return;
+    }
+    looking = true;
+    Long[] tenants = byTenant.keySet().toArray(Long[]::new);
+    pool.preparedQuery(HEADS)
+        .execute(Tuple.tuple().addArrayOfLong(tenants))
+        .onComplete(
+            outcome -> {
+              looking = false;
+              if (outcome.failed()) {
+                return; // the database is away: the next look tries again
+              }
+              Map<Long, FeedLog.Head> heads = new HashMap<>();
+              for (Row row : outcome.result()) {
+                heads.put(
+                    row.getLong("tenant_id"),
+                    new FeedLog.Head(
+                        row.getString("epoch"),
+                        row.getLong("last_position"),
+                        row.getLong("expired_through")));
+              }
+              long at = System.currentTimeMillis();
+              for (FeedStream stream : all()) {
+                FeedLog.Head head = heads.get(stream.tenant().id());
+                if (head != null) {
+                  stream.tick(head, at);
+                }
+              }
+            });
+  }
+
+  private List<FeedStream> all() {
+    List<FeedStream> all = new ArrayList<>();
+    byTenant.values().forEach(all::addAll);
+    return all;
+  }
+}

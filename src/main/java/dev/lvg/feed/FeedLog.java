@@ -1,0 +1,232 @@
+package dev.lvg.feed;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lvg.http.ApiException;
+import dev.lvg.http.ErrorCode;
+import dev.lvg.http.Json;
+import dev.lvg.http.ObjectId;
+import dev.lvg.tenancy.Tenant;
+import dev.lvg.version.TableVersion;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.Tuple;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Reads a tenant's change feed from the audit trail: the events after a cursor, in position order,
+ * as CloudEvents 1.0 in their JSON form. A page reads only positions at or below the head it read
+ * first; the head's transaction committed after every lower position's, so all of them are visible
+ * and a page never passes an event that has yet to appear.
+ */
+public final class FeedLog {
+  public static final int DEFAULT_PAGE_SIZE = 100;
+  public static final int MAX_PAGE_SIZE = 1000;
+
+  /** How many positions one page looks at, at most, when filters leave most of them out. */
+  static final long SCAN_WINDOW = 10_000;
+
+  static final String HEAD =
+      """
+      SELECT e.epoch, COALESCE(h.last_position, 0) AS last_position,
+             COALESCE(h.expired_through, 0) AS expired_through
+      FROM feed_epoch e LEFT JOIN feed_heads h ON h.tenant_id = $1""";
+
+  /**
+   * The events of tenant $1 at positions $2 (exclusive) to $3 (inclusive), of the operations $4
+   * (null: all), on the objects $5 or under them (null: all), at most $6; every row also carries
+   * the last expired position as the same snapshot sees it (an expiry deletes events and moves that
+   * position in one transaction), so a page that ran beside an expiry knows it.
+   */
+  static final String PAGE =
+      """
+      SELECT h.expired_through, p.*
+      FROM (SELECT COALESCE((SELECT expired_through FROM feed_heads WHERE tenant_id = $1), 0)
+                   AS expired_through) h
+      LEFT JOIN LATERAL (
+        SELECT a.last_position - cardinality(a.object) + e.n AS position, a.at, a.operation, e.object,
+               e.version AS event_version, e.transaction_id AS event_transaction,
+               x.properties::text AS properties, v.branch, v.version, v.manifest_path,
+               v.requested_path, v.manifest_size, v.e_tag, v.metadata, v.transaction_id,
+               v.timestamp_millis, v.lance_transaction
+        FROM audit_events a
+        CROSS JOIN LATERAL unnest(a.object, a.version, a.transaction_id)
+             WITH ORDINALITY AS e(object, version, transaction_id, n)
+        LEFT JOIN LATERAL (SELECT v.* FROM table_versions v
+                           WHERE a.operation = 'CreateTableVersion' AND v.tenant_id = $1
+                             AND v.transaction_id = e.transaction_id LIMIT 1) v ON true
+        LEFT JOIN LATERAL (SELECT x.properties FROM transactions x
+                           WHERE a.operation <> 'CreateTableVersion' AND x.tenant_id = $1
+                             AND x.id = e.transaction_id) x ON true
+        WHERE a.tenant_id = $1 AND a.last_position > $2
+          AND a.last_position - cardinality(a.object) < $3
+          AND a.last_position - cardinality(a.object) + e.n > $2
+          AND a.last_position - cardinality(a.object) + e.n <= $3
+          AND ($4::text[] IS NULL OR a.operation = ANY ($4::text[]))
+          AND ($5::text[] IS NULL OR EXISTS (SELECT 1 FROM unnest($5::text[]) o(id)
+                                             WHERE e.object = o.id OR starts_with(e.object, o.id || '$')))
+        ORDER BY a.last_position, e.n LIMIT $6) p ON true""";
+
+  /** What to read: the operations and objects to keep (null: every one). */
+  public record Filter(List<String> operations, List<String> objects) {
+    public static final Filter ALL = new Filter(null, null);
+  }
+
+  /** A page: its events, and the cursor to go on from (the last position it covered). */
+  public record Page(List<ObjectNode> events, FeedCursor next, long head) {}
+
+  /** The feed's state for a tenant: its epoch, the last position written and expired. */
+  public record Head(String epoch, long last, long expiredThrough) {}
+
+  private final String source;
+
+  /** {@code source} is the CloudEvents source prefix this gateway's events carry. */
+  public FeedLog(String source) {
+    this.source = source;
+  }
+
+  /** The feed's head for {@code tenant}. */
+  public static Future<Head> head(SqlClient db, Tenant tenant) {
+    return db.preparedQuery(HEAD)
+        .execute(Tuple.of(tenant.id()))
+        .map(
+            rows -> {
+              Row row = rows.iterator().next();
+              return new Head(
+                  row.getString("epoch"),
+                  row.getLong("last_position"),
+                  row.getLong("expired_through"));
+            });
+  }
+
+  /**
+   * Where a reader starts: after {@code token}, or (null or empty) after the oldest event kept. 410
+   * for a cursor of another history, one older than the retention, or one past the head.
+   */
+  public static long start(Head head, String token) {
+    if (token == null || token.isEmpty()) {
+      return head.expiredThrough();
+    }
+    FeedCursor cursor = FeedCursor.parse(token);
+    if (!cursor.epoch().equals(head.epoch())) {
+      throw new ApiException(
+          ErrorCode.CURSOR_GONE,
+          "cursor '"
+              + token
+              + "' belongs to another history of this catalog (epoch "
+              + cursor.epoch()
+              + "; the feed's epoch is now "
+              + head.epoch()
+              + ", after a restore); read again from the start");
+    }
+    if (cursor.position() < head.expiredThrough()) {
+      throw expired(token, head.expiredThrough());
+    }
+    if (cursor.position() > head.last()) {
+      throw new ApiException(
+          ErrorCode.CURSOR_GONE,
+          "cursor '"
+              + token
+              + "' is past the end of this feed (position "
+              + head.last()
+              + "): it belongs to another history; read again from the start");
+    }
+    return cursor.position();
+  }
+
+  static ApiException expired(String token, long expiredThrough) {
+    return new ApiException(
+        ErrorCode.CURSOR_GONE,
+        "cursor '"
+            + token
+            + "' is older than the feed keeps (events through position "
+            + expiredThrough
+            + " have expired); read again from the start");
+  }
+
+  /** Up to {@code size} events of {@code tenant} after {@code after} that {@code filter} keeps. */
+  public Future<Page> page(
+      SqlClient db, Tenant tenant, Head head, long after, Filter filter, int size) {
+    long end = Math.min(head.last(), after + SCAN_WINDOW);
+    if (end <= after) {
+      return Future.succeededFuture(
+          new Page(List.of(), new FeedCursor(head.epoch(), after), head.last()));
+    }
+    Tuple values =
+        Tuple.tuple()
+            .addLong(tenant.id())
+            .addLong(after)
+            .addLong(end)
+            .addArrayOfString(array(filter.operations()))
+            .addArrayOfString(array(filter.objects()))
+            .addInteger(size);
+    return db.preparedQuery(PAGE)
+        .execute(values)
+        .map(
+            rows -> {
+              List<ObjectNode> events = new ArrayList<>(rows.size());
+              long last = after;
+              for (Row row : rows) {
+                if (row.getLong("expired_through") > after) {
+                  throw expired(new FeedCursor(head.epoch(), after).toString(), row.getLong(0));
+                }
+                if (row.getValue("position") != null) {
+                  events.add(event(tenant, head.epoch(), row));
+                  last = row.getLong("position");
+                }
+              }
+              long next = events.size() < size ? end : last;
+              return new Page(events, new FeedCursor(head.epoch(), next), head.last());
+            });
+  }
+
+  private static String[] array(List<String> values) {
+    return values == null ? null : values.toArray(String[]::new);
+  }
+
+  private ObjectNode event(Tenant tenant, String epoch, Row row) {
+    long position = row.getLong("position");
+    String operation = row.getString("operation");
+    String object = row.getString("object");
+    ObjectNode event = Json.object();
+    event.put("specversion", "1.0");
+    event.put("id", new FeedCursor(epoch, position).toString());
+    event.put("source", source + "/tenants/" + tenant.name());
+    event.put("type", EventTypes.of(operation));
+    event.put("subject", object);
+    event.put("time", DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(row.getOffsetDateTime("at")));
+    event.put("sequence", FeedCursor.sequence(position));
+    event.put("datacontenttype", "application/json");
+    ObjectNode data = event.putObject("data");
+    ArrayNode id = data.putArray("id");
+    parts(object).forEach(id::add);
+    if (row.getValue("version") != null) {
+      data.put("branch", row.getString("branch"));
+      data.set("version", TableVersion.from(row).toJson());
+    } else if (row.getValue("event_version") != null) {
+      data.put("version", row.getLong("event_version"));
+    }
+    UUID transaction = row.getUUID("event_transaction");
+    if (transaction != null) {
+      data.put("transaction_id", transaction.toString());
+    }
+    String properties = row.getString("properties");
+    if (properties != null) {
+      data.set("properties", Json.parseOptionalObject(Buffer.buffer(properties)));
+    }
+    return event;
+  }
+
+  private static List<String> parts(String object) {
+    if (object == null || object.isEmpty() || object.equals(ObjectId.display(List.of()))) {
+      return List.of();
+    }
+    return Arrays.asList(object.split(java.util.regex.Pattern.quote(ObjectId.DEFAULT_DELIMITER)));
+  }
+}

@@ -1,0 +1,176 @@
+package dev.lvg.feed;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lvg.http.ApiException;
+import dev.lvg.http.Failures;
+import dev.lvg.tenancy.Tenant;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.RoutingContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One live tail of a tenant's change feed, as Server-Sent Events: each event's {@code id:} is its
+ * cursor and its {@code data:} the CloudEvent. It reads a page only when the feed's head is past
+ * its cursor and its connection has room, so what it holds is one page and the connection's write
+ * queue; a consumer that leaves the queue full longer than allowed is cut off with an event naming
+ * the cursor to resume from.
+ */
+final class FeedStream {
+  private static final Logger LOG = LoggerFactory.getLogger(FeedStream.class);
+  static final int PAGE_SIZE = 100;
+
+  private final FeedHub hub;
+  private final RoutingContext ctx;
+  private final HttpServerResponse response;
+  private final Tenant tenant;
+  private final FeedLog.Filter filter;
+  private final String epoch;
+  private long position;
+  private boolean reading;
+  private boolean closed;
+  private long fullSince;
+  private long lastWrite;
+
+  FeedStream(
+      FeedHub hub,
+      RoutingContext ctx,
+      Tenant tenant,
+      FeedLog.Filter filter,
+      String epoch,
+      long position) {
+    this.hub = hub;
+    this.ctx = ctx;
+    this.response = ctx.response();
+    this.tenant = tenant;
+    this.filter = filter;
+    this.epoch = epoch;
+    this.position = position;
+  }
+
+  Tenant tenant() {
+    return tenant;
+  }
+
+  long position() {
+    return position;
+  }
+
+  /** Sends the headers and joins the hub, which wakes it when the feed moves. */
+  void open(long now) {
+    response
+        .setStatusCode(200)
+        .setChunked(true)
+        .putHeader("Content-Type", "text/event-stream; charset=utf-8")
+        .putHeader("Cache-Control", "no-store")
+        // Compressed, events would wait in the compressor's buffer instead of going out.
+        .putHeader("Content-Encoding", "identity")
+        .putHeader("X-Accel-Buffering", "no");
+    response.closeHandler(gone -> closed());
+    write("retry: 1000\n: from " + new FeedCursor(epoch, position) + "\n\n", now);
+  }
+
+  /** Called by the hub on each look at the heads: reads on, sends a heartbeat, or cuts off. */
+  void tick(FeedLog.Head head, long now) {
+    if (closed || reading) {
+      return;
+    }
+    if (!head.epoch().equals(epoch)) {
+      end("error", "the feed's history changed (a restore); read again from the start", now);
+      return;
+    }
+    if (response.writeQueueFull()) {
+      if (fullSince == 0) {
+        fullSince = now;
+      } else if (now - fullSince > hub.settings().slowConsumerMillis()) {
+        hub.metrics().cutOff();
+        end("cutoff", "this consumer read too slowly; resume from the cursor", now);
+      }
+      return;
+    }
+    fullSince = 0;
+    if (head.last() > position) {
+      read(head, now);
+    } else if (now - lastWrite >= hub.settings().heartbeatMillis()) {
+      write(": heartbeat\n\n", now);
+    }
+  }
+
+  private void read(FeedLog.Head head, long now) {
+    reading = true;
+    hub.page(tenant, head, position, filter, PAGE_SIZE)
+        .onComplete(
+            outcome -> {
+              reading = false;
+              if (closed) {
+                return;
+              }
+              long at = System.currentTimeMillis();
+              if (outcome.failed()) {
+                Failures.Failure failure = Failures.classify(outcome.cause());
+                if (failure.kind() == Failures.Kind.CLIENT) {
+                  end("error", failure.error().getMessage(), at);
+                } else if (failure.kind() == Failures.Kind.INTERNAL) {
+                  LOG.error("the live tail of tenant {} failed", tenant.name(), outcome.cause());
+                  end("error", "the gateway failed to read the feed; resume from the cursor", at);
+                }
+                // Shed or unavailable: the next tick tries again.
+                return;
+              }
+              FeedLog.Page page = outcome.result();
+              StringBuilder out = new StringBuilder();
+              for (ObjectNode event : page.events()) {
+                out.append("id: ")
+                    .append(event.get("id").asText())
+                    .append("\ndata: ")
+                    .append(event.toString())
+                    .append("\n\n");
+              }
+              position = page.next().position();
+              hub.metrics().streamed(page.events().size());
+              if (out.length() > 0) {
+                write(out.toString(), at);
+              }
+              if (position < page.head() && !response.writeQueueFull()) {
+                read(head, at);
+              }
+            });
+  }
+
+  /** Ends the stream with a last event naming where to resume. */
+  void end(String event, String message, long now) {
+    if (closed) {
+      return;
+    }
+    String cursor = new FeedCursor(epoch, position).toString();
+    write(
+        "event: "
+            + event
+            + "\ndata: {\"continuation-token\":\""
+            + cursor
+            + "\",\"message\":"
+            + com.fasterxml.jackson.databind.node.TextNode.valueOf(message)
+            + "}\n\n",
+        now);
+    closed();
+    response.end();
+  }
+
+  private void write(String text, long now) {
+    lastWrite = now;
+    response.write(Buffer.buffer(text));
+  }
+
+  private void closed() {
+    if (!closed) {
+      closed = true;
+      hub.remove(this);
+    }
+  }
+
+  static ApiException tooMany(int max) {
+    return ApiException.shed(
+        "this gateway already serves " + max + " live tails (LVG_EVENTS_MAX_STREAMS); retry later");
+  }
+}
