@@ -248,7 +248,8 @@ public final class Gateway implements AutoCloseable {
         .description("1 while requests are answered 503 because PostgreSQL or storage failed")
         .register(registry);
     vertx.setPeriodic(1000, tick -> outages.tick(System.currentTimeMillis()));
-    new FeedExpiry(vertx, pool, config.feed().retention(), registry).start(60_000);
+    new FeedExpiry(vertx, pool, config.feed().retention(), registry)
+        .start(config.feed().expiryEveryMillis());
     CommitPipeline pipeline =
         new CommitPipeline(
             vertx,

@@ -6,12 +6,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The change feed: how long events are kept, how often the live tail looks for new ones, when it
- * sends a heartbeat, how long a consumer may leave its connection full before it is cut off, and
- * how many live tails this gateway holds at once.
+ * The change feed: how long events are kept and how often expiry looks for older ones, how often
+ * the live tail looks for new ones, when it sends a heartbeat, how long a consumer may leave its
+ * connection full before it is cut off, and how many live tails this gateway holds at once.
  */
 public record FeedSettings(
     Duration retention,
+    int expiryEveryMillis,
     int pollMillis,
     int heartbeatMillis,
     int slowConsumerMillis,
@@ -22,6 +23,7 @@ public record FeedSettings(
   static FeedSettings from(Settings s) {
     return new FeedSettings(
         duration("LVG_EVENTS_RETENTION", s.string("LVG_EVENTS_RETENTION", "7d")),
+        s.integer("LVG_EVENTS_EXPIRY_MILLIS", 60_000, 100, 86_400_000),
         s.integer("LVG_EVENTS_POLL_MILLIS", 20, 1, 60_000),
         s.integer("LVG_EVENTS_HEARTBEAT_MILLIS", 15_000, 100, 600_000),
         s.integer("LVG_EVENTS_SLOW_CONSUMER_MILLIS", 10_000, 100, 600_000),

@@ -209,6 +209,9 @@ public final class FeedLog {
     if (row.getValue("version") != null) {
       data.put("branch", row.getString("branch"));
       data.set("version", TableVersion.from(row).toJson());
+    } else if (operation.equals("CreateTableVersion")) {
+      // The version was deleted since: its number is all that is left of it.
+      data.putObject("version").put("version", row.getLong("event_version"));
     } else if (row.getValue("event_version") != null) {
       data.put("version", row.getLong("event_version"));
     }

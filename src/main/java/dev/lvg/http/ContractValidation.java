@@ -189,7 +189,10 @@ public final class ContractValidation {
         }
         continue;
       }
-      Object typed = typed(value, parameter.type());
+      Object typed =
+          parameter.type() == SchemaType.ARRAY
+              ? new io.vertx.core.json.JsonArray(ctx.queryParam(parameter.name()))
+              : typed(value, parameter.type());
       if (typed == null) {
         return ApiException.invalidInput(
             where
