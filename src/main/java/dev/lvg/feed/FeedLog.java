@@ -46,32 +46,36 @@ public final class FeedLog {
    */
   static final String PAGE =
       """
-      SELECT h.expired_through, p.*
+      SELECT h.expired_through, p.position, p.at, p.operation, p.object, p.event_version,
+             p.event_transaction, x.properties::text AS properties, v.branch, v.version,
+             v.manifest_path, v.requested_path, v.manifest_size, v.e_tag, v.metadata,
+             v.transaction_id, v.timestamp_millis, v.lance_transaction
       FROM (SELECT COALESCE((SELECT expired_through FROM feed_heads WHERE tenant_id = $1), 0)
                    AS expired_through) h
       LEFT JOIN LATERAL (
-        SELECT a.last_position - cardinality(a.object) + e.n AS position, a.at, a.operation, e.object,
-               e.version AS event_version, e.transaction_id AS event_transaction,
-               x.properties::text AS properties, v.branch, v.version, v.manifest_path,
-               v.requested_path, v.manifest_size, v.e_tag, v.metadata, v.transaction_id,
-               v.timestamp_millis, v.lance_transaction
-        FROM audit_events a
+        SELECT a.base + e.n AS position, a.at, a.operation, e.object, e.version AS event_version,
+               e.transaction_id AS event_transaction
+        FROM (SELECT a.last_position, a.last_position - cardinality(a.object) AS base, a.at,
+                     a.operation, a.object, a.version, a.transaction_id
+              FROM audit_events a
+              WHERE a.tenant_id = $1 AND a.last_position > $2
+                AND a.last_position - cardinality(a.object) < $3
+              ORDER BY a.last_position
+              OFFSET 0) a
         CROSS JOIN LATERAL unnest(a.object, a.version, a.transaction_id)
              WITH ORDINALITY AS e(object, version, transaction_id, n)
-        LEFT JOIN LATERAL (SELECT v.* FROM table_versions v
-                           WHERE a.operation = 'CreateTableVersion' AND v.tenant_id = $1
-                             AND v.transaction_id = e.transaction_id LIMIT 1) v ON true
-        LEFT JOIN LATERAL (SELECT x.properties FROM transactions x
-                           WHERE a.operation <> 'CreateTableVersion' AND x.tenant_id = $1
-                             AND x.id = e.transaction_id) x ON true
-        WHERE a.tenant_id = $1 AND a.last_position > $2
-          AND a.last_position - cardinality(a.object) < $3
-          AND a.last_position - cardinality(a.object) + e.n > $2
-          AND a.last_position - cardinality(a.object) + e.n <= $3
+        WHERE a.base + e.n > $2 AND a.base + e.n <= $3
           AND ($4::text[] IS NULL OR a.operation = ANY ($4::text[]))
           AND ($5::text[] IS NULL OR EXISTS (SELECT 1 FROM unnest($5::text[]) o(id)
                                              WHERE e.object = o.id OR starts_with(e.object, o.id || '$')))
-        ORDER BY a.last_position, e.n LIMIT $6) p ON true""";
+        ORDER BY a.last_position, e.n LIMIT $6) p ON true
+      LEFT JOIN LATERAL (SELECT v.* FROM table_versions v
+                         WHERE p.operation = 'CreateTableVersion' AND v.tenant_id = $1
+                           AND v.transaction_id = p.event_transaction LIMIT 1) v ON true
+      LEFT JOIN LATERAL (SELECT x.properties FROM transactions x
+                         WHERE p.operation <> 'CreateTableVersion' AND x.tenant_id = $1
+                           AND x.id = p.event_transaction) x ON true
+      ORDER BY p.position""";
 
   /** What to read: the operations and objects to keep (null: every one). */
   public record Filter(List<String> operations, List<String> objects) {

@@ -29,11 +29,13 @@ import org.junit.jupiter.api.Test;
 class DistributionRulesIT {
   /** Copied to every node: read before a tenant is known, or not a tenant's at all. */
   private static final Set<String> REFERENCE_TABLES =
-      Set.of("tenants", "api_keys", "schema_migrations");
+      Set.of("tenants", "api_keys", "schema_migrations", "feed_epoch");
 
   /** Statements that read across tenants, and why that is fine on Citus. */
   private static final Map<String, String> ACROSS_TENANTS =
       Map.of(
+          "FeedExpiry.TENANTS",
+          "the expiry's list of tenants with a feed; each is then expired by its own statements",
           "TableDrops.NEXT_DROPS",
           "the drop job's scan of every tenant's queue; a multi-shard read without locks",
           "VersionStatements.SET_FINAL_MANIFESTS",

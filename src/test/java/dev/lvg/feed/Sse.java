@@ -37,6 +37,11 @@ final class Sse implements AutoCloseable {
 
   /** Opens {@code url} with {@code apiKey}, resuming after {@code lastEventId} when not null. */
   Sse(String url, String apiKey, String lastEventId) throws IOException {
+    this(url, apiKey, lastEventId, 30_000);
+  }
+
+  /** As above; a read that waits longer than {@code timeoutMillis} throws. */
+  Sse(String url, String apiKey, String lastEventId, int timeoutMillis) throws IOException {
     connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
     connection.setRequestProperty("x-api-key", apiKey);
     connection.setRequestProperty("Accept", "text/event-stream");
@@ -44,7 +49,7 @@ final class Sse implements AutoCloseable {
     if (lastEventId != null) {
       connection.setRequestProperty("Last-Event-ID", lastEventId);
     }
-    connection.setReadTimeout(30_000);
+    connection.setReadTimeout(timeoutMillis);
     status = connection.getResponseCode();
     contentType = connection.getContentType();
     java.io.InputStream body =
@@ -65,6 +70,17 @@ final class Sse implements AutoCloseable {
       body.append(line);
     }
     return body.toString();
+  }
+
+  /** Reads until a comment line comes (answers true) or the stream ends (false). */
+  boolean nextComment() throws IOException {
+    for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+      if (line.startsWith(":")) {
+        comments++;
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The next message, or null at the end of the stream. */
