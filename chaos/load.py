@@ -206,6 +206,47 @@ def lance_manifest(content):
             + struct.pack("<qHH", len(body), 0, 2) + b"LANC")
 
 
+def check_feed(db, committed):
+    """The change feed against the committed rows: the tenant's positions run 1, 2, 3, ... with
+    no gap and no repeat; every committed version has exactly one created event (less the
+    versions pruned since), none is there for a version that never committed, and each table's
+    versions come in order."""
+    rows = psql(db, "SELECT a.last_position - cardinality(a.object) + e.n, a.operation, e.object,"
+                    " e.version FROM audit_events a"
+                    " CROSS JOIN LATERAL unnest(a.object, a.version) WITH ORDINALITY AS e(object, version, n)"
+                    " WHERE a.last_position IS NOT NULL AND a.tenant_id IN"
+                    " (SELECT tenant_id FROM lance_tables WHERE namespace = '{chaos}')"
+                    " ORDER BY 1")
+    problems = []
+    positions = [int(r[0]) for r in rows]
+    if positions != list(range(1, len(positions) + 1)):
+        missing = sorted(set(range(1, max(positions or [0]) + 1)) - set(positions))
+        problems.append("feed positions are not 1..%d: %d missing (%s...), %d repeated"
+                        % (len(positions), len(missing), missing[:5],
+                           len(positions) - len(set(positions))))
+    created = collections.Counter()
+    last = {}
+    for _, operation, obj, version in rows:
+        if not obj.startswith("chaos$"):
+            continue
+        key = (obj[len("chaos$"):], int(version) if version else None)
+        if operation == "CreateTableVersion":
+            created[key] += 1
+            if last.get(key[0], 0) >= key[1]:
+                problems.append("feed: %s version %d after version %d" % (key[0], key[1], last[key[0]]))
+            last[key[0]] = key[1]
+        elif operation == "PruneTableVersion":
+            created[key] -= 1
+    for key in committed:
+        if created[key] != 1:
+            problems.append("feed: committed %s has %d created events" % (key, created[key]))
+    for key, count in created.items():
+        if count > 0 and key not in committed:
+            problems.append("feed: event for %s, which is not committed" % (key,))
+    print("checked the feed: %d events, %d version events" % (len(positions), sum(created.values())))
+    return problems
+
+
 def check(args):
     acked = collections.defaultdict(set)
     contents = {}
@@ -236,6 +277,7 @@ def check(args):
     for key, path in committed.items():
         if not os.path.isfile("/" + path.lstrip("/")):
             problems.append("committed row %s without its final manifest %s" % (key, path))
+    problems += check_feed(args.db, committed)
     for ended in args.recovered_after:
         later = [t - ended for t in times if t > ended]
         if not later:
