@@ -17,6 +17,8 @@ import dev.lvg.config.GatewayConfig;
 import dev.lvg.feed.Feed;
 import dev.lvg.feed.FeedHub;
 import dev.lvg.feed.FeedRoutes;
+import dev.lvg.feed.WebhookRoutes;
+import dev.lvg.feed.WebhookTargets;
 import dev.lvg.http.AccessLog;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ConnectionGuard;
@@ -203,6 +205,8 @@ final class ApiVerticle extends VerticleBase {
     admin.mount(routes);
     FeedHub feedHub = new FeedHub(vertx, pool, shared.feed(), shared.reads(), shared.draining());
     new FeedRoutes(pool, shared.feed(), feedHub).mount(routes);
+    boolean allowPrivate = config.feed().webhooks().allowPrivateTargets();
+    new WebhookRoutes(pool, new WebhookTargets(vertx, allowPrivate)).mount(routes);
     ErrorResponder errors = new ErrorResponder(config.maxBodyBytes(), shared.outages());
     router.route().failureHandler(errors);
     router.errorHandler(404, errors);

@@ -11,7 +11,6 @@ import dev.lvg.db.Database;
 import dev.lvg.db.EmbeddedDatabase;
 import dev.lvg.db.Migrations;
 import dev.lvg.feed.Feed;
-import dev.lvg.feed.FeedExpiry;
 import dev.lvg.http.ContractValidation;
 import dev.lvg.http.OpenApi;
 import dev.lvg.http.OutageLog;
@@ -248,8 +247,7 @@ public final class Gateway implements AutoCloseable {
         .description("1 while requests are answered 503 because PostgreSQL or storage failed")
         .register(registry);
     vertx.setPeriodic(1000, tick -> outages.tick(System.currentTimeMillis()));
-    new FeedExpiry(vertx, pool, config.feed().retention(), registry)
-        .start(config.feed().expiryEveryMillis());
+    Feed feed = Feed.start(vertx, pool, config.feed(), registry, draining);
     CommitPipeline pipeline =
         new CommitPipeline(
             vertx,
@@ -283,7 +281,7 @@ public final class Gateway implements AutoCloseable {
             contracts.resultAt(0),
             contracts.resultAt(1),
             served,
-            new Feed(config.feed(), registry));
+            feed);
     int port = config.port() == 0 ? -1 : config.port();
     return vertx
         .deployVerticle(

@@ -127,10 +127,20 @@ class ContractValidationIT {
             "ListKeys",
             "RevokeKey",
             "ListAuditEvents",
+            "CreateWebhook",
+            "ListWebhooks",
+            "DeleteWebhook",
+            "RotateWebhookSecret",
+            "EnableWebhook",
+            "ListWebhookDeadLetters",
             "QueryEvents",
             "StreamEvents");
     for (SpecOperations.Operation op : operations) {
-      String path = op.path().replace("{tenant}", "some-tenant").replace("{key_id}", "k_1");
+      String path =
+          op.path()
+              .replace("{tenant}", "some-tenant")
+              .replace("{key_id}", "k_1")
+              .replace("{webhook_id}", "wh_1");
       Api.Response answer = Api.call(gw.baseUrl, op.method(), path, null, null);
       answer.assertError(401, 16);
     }

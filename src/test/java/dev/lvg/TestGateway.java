@@ -40,6 +40,9 @@ public final class TestGateway {
     settings.put("LVG_ADMISSION_MAX_WAIT_MS", "30000");
     settings.put("LVG_ADMISSION_MIN_LIMIT", "64");
     settings.put("LVG_ADMISSION_INITIAL_LIMIT", "64");
+    // Every test gateway shares one database: only the webhook tests' own gateways deliver, with
+    // their own settings.
+    settings.put("LVG_WEBHOOK_DELIVER", "false");
     String external = System.getenv("LVG_TEST_DB_URL");
     if (external != null && !external.isBlank()) {
       settings.put("LVG_DB_URL", external);

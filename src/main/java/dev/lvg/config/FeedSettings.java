@@ -17,7 +17,8 @@ public record FeedSettings(
     int heartbeatMillis,
     int slowConsumerMillis,
     int maxStreams,
-    String source) {
+    String source,
+    WebhookSettings webhooks) {
   private static final Pattern SHORT = Pattern.compile("(\\d{1,9})([smhd])");
 
   static FeedSettings from(Settings s) {
@@ -28,7 +29,8 @@ public record FeedSettings(
         s.integer("LVG_EVENTS_HEARTBEAT_MILLIS", 15_000, 100, 600_000),
         s.integer("LVG_EVENTS_SLOW_CONSUMER_MILLIS", 10_000, 100, 600_000),
         s.integer("LVG_EVENTS_MAX_STREAMS", 10_000, 0, 1_000_000),
-        s.string("LVG_EVENTS_SOURCE", "/lance-version-gateway"));
+        s.string("LVG_EVENTS_SOURCE", "/lance-version-gateway"),
+        WebhookSettings.from(s));
   }
 
   /** {@code 7d}, {@code 12h}, {@code 30m}, {@code 45s}, or an ISO-8601 duration ({@code PT90M}). */

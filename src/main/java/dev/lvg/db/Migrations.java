@@ -39,7 +39,8 @@ public final class Migrations {
           "V011__keys_start_with_the_tenant.sql",
           "V012__distributed_by_tenant.sql",
           "V013__lance_transactions.sql",
-          "V014__change_feed.sql");
+          "V014__change_feed.sql",
+          "V015__webhooks.sql");
 
   private static final long LOCK_KEY = 0x4c56475f4d4947L;
 

@@ -4,6 +4,9 @@ import dev.lvg.config.FeedSettings;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.Vertx;
+import io.vertx.sqlclient.Pool;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -17,7 +20,26 @@ public final class Feed implements FeedHub.Metrics {
   private final Counter streamed;
   private final Counter cutOff;
 
-  public Feed(FeedSettings settings, MeterRegistry registry) {
+  /**
+   * The feed's shared parts, with its background work started: the expiry of old events and the
+   * delivery of webhooks.
+   */
+  public static Feed start(
+      Vertx vertx,
+      Pool pool,
+      FeedSettings settings,
+      MeterRegistry registry,
+      AtomicBoolean draining) {
+    Feed feed = new Feed(settings, registry);
+    new FeedExpiry(vertx, pool, settings.retention(), registry).start(settings.expiryEveryMillis());
+    WebhookTargets targets = new WebhookTargets(vertx, settings.webhooks().allowPrivateTargets());
+    if (settings.webhooks().deliver()) {
+      new WebhookDispatcher(vertx, pool, feed, targets, draining, registry).start();
+    }
+    return feed;
+  }
+
+  Feed(FeedSettings settings, MeterRegistry registry) {
     this.settings = settings;
     this.log = new FeedLog(settings.source());
     Gauge.builder("lvg_feed_streams", streams::get)

@@ -37,6 +37,9 @@ public final class Tenants {
   private static final Map<String, String> REMOVALS = new LinkedHashMap<>();
 
   static {
+    REMOVALS.put("webhook_dead_letters", "DELETE FROM webhook_dead_letters WHERE tenant_id = $1");
+    REMOVALS.put("webhooks", "DELETE FROM webhooks WHERE tenant_id = $1");
+    REMOVALS.put("feed_heads", "DELETE FROM feed_heads WHERE tenant_id = $1");
     REMOVALS.put("audit_events", "DELETE FROM audit_events WHERE tenant_id = $1");
     REMOVALS.put("transactions", "DELETE FROM transactions WHERE tenant_id = $1");
     REMOVALS.put("table_drops", "DELETE FROM table_drops WHERE tenant_id = $1");

@@ -1,0 +1,345 @@
+package dev.lvg.feed;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lvg.config.WebhookSettings;
+import dev.lvg.http.ApiException;
+import dev.lvg.http.ErrorCode;
+import dev.lvg.tenancy.Tenant;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.Tuple;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Pushes each tenant's change feed to its webhooks, from the database: every round it leases the
+ * endpoints that have an event due (one lease per endpoint across all gateways, so one delivery is
+ * in flight per endpoint, in position order), sends each its next event, and records the outcome in
+ * the same row. A 2xx moves the endpoint on; any other answer, a timeout or a refused target is
+ * tried again after a backoff that doubles (with jitter) or after the endpoint's Retry-After; after
+ * the last attempt the event is dead-lettered and the endpoint moves on; a 410 disables the
+ * endpoint. A gateway that dies mid-delivery leaves a lease that expires, and the event is sent
+ * again: delivery is at least once, and {@code webhook-id} (the event's id) lets a receiver drop a
+ * repeat.
+ */
+public final class WebhookDispatcher {
+  private static final Logger LOG = LoggerFactory.getLogger(WebhookDispatcher.class);
+  static final int ENDPOINTS_PER_ROUND = 32;
+
+  /** Leases up to $3 endpoints whose next event may be due, for $2 seconds, to owner $1. */
+  static final String LEASE =
+      """
+      UPDATE webhooks w SET lease_owner = $1, lease_until = now() + make_interval(secs => $2)
+      FROM (SELECT w.tenant_id, w.id FROM webhooks w
+            JOIN feed_heads h ON h.tenant_id = w.tenant_id
+            WHERE w.disabled_reason IS NULL AND w.next_attempt_at <= now()
+              AND h.last_position > w.delivered_through
+              AND (w.lease_until IS NULL OR w.lease_until < now())
+            ORDER BY w.next_attempt_at LIMIT $3
+            FOR UPDATE OF w SKIP LOCKED) due
+      WHERE w.tenant_id = due.tenant_id AND w.id = due.id
+      RETURNING w.tenant_id, w.id, w.url, w.event_types, w.secret, w.delivered_through,
+                w.attempts,
+                CASE WHEN w.previous_secret_until > now() THEN w.previous_secret END AS previous,
+                (SELECT t.name FROM tenants t WHERE t.id = w.tenant_id) AS tenant""";
+
+  /** The endpoint ($1, $2) leased by $3 moved on to position $4. */
+  static final String DELIVERED =
+      """
+      UPDATE webhooks SET delivered_through = $4, attempts = 0, next_attempt_at = now(),
+                          last_error = NULL, lease_owner = NULL, lease_until = NULL
+      WHERE tenant_id = $1 AND id = $2 AND lease_owner = $3""";
+
+  /** The endpoint ($1, $2) leased by $3 failed: attempt $4 failed with $5, next in $6 ms. */
+  static final String FAILED =
+      """
+      UPDATE webhooks SET attempts = $4, last_error = $5,
+                          next_attempt_at = now() + make_interval(secs => $6::double precision / 1000),
+                          lease_owner = NULL, lease_until = NULL
+      WHERE tenant_id = $1 AND id = $2 AND lease_owner = $3""";
+
+  /** The event at $4 of the endpoint ($1, $2) leased by $3 is given up after $5 attempts ($6). */
+  static final String DEAD_LETTER =
+      """
+      WITH moved AS (
+        UPDATE webhooks SET delivered_through = $4, attempts = 0, next_attempt_at = now(),
+                            last_error = $6, lease_owner = NULL, lease_until = NULL
+        WHERE tenant_id = $1 AND id = $2 AND lease_owner = $3 RETURNING tenant_id)
+      INSERT INTO webhook_dead_letters (tenant_id, webhook_id, position, attempts, last_error)
+      SELECT tenant_id, $2, $4, $5, $6 FROM moved ON CONFLICT DO NOTHING""";
+
+  /** The endpoint ($1, $2) leased by $3 is disabled, for reason $4. */
+  static final String DISABLE =
+      """
+      UPDATE webhooks SET disabled_reason = $4, last_error = $4, lease_owner = NULL,
+                          lease_until = NULL
+      WHERE tenant_id = $1 AND id = $2 AND lease_owner = $3""";
+
+  static final String LAG =
+      """
+      SELECT COALESCE(max(h.last_position - w.delivered_through), 0)
+      FROM webhooks w JOIN feed_heads h ON h.tenant_id = w.tenant_id
+      WHERE w.disabled_reason IS NULL""";
+
+  private final Vertx vertx;
+  private final Pool pool;
+  private final FeedLog log;
+  private final WebhookSettings settings;
+  private final WebhookTargets targets;
+  private final AtomicBoolean draining;
+  private final HttpClient http;
+  private final String owner = "gw-" + UUID.randomUUID();
+  private final Map<String, Counter> outcomes = new ConcurrentHashMap<>();
+  private final MeterRegistry registry;
+  private final AtomicLong lag = new AtomicLong();
+  private boolean running;
+  private long rounds;
+
+  public WebhookDispatcher(
+      Vertx vertx,
+      Pool pool,
+      Feed feed,
+      WebhookTargets targets,
+      AtomicBoolean draining,
+      MeterRegistry registry) {
+    this.vertx = vertx;
+    this.pool = pool;
+    this.log = feed.log();
+    this.settings = feed.settings().webhooks();
+    this.targets = targets;
+    this.draining = draining;
+    this.registry = registry;
+    this.http =
+        vertx.createHttpClient(
+            new HttpClientOptions()
+                .setConnectTimeout(settings.timeoutMillis())
+                .setIdleTimeout(settings.timeoutMillis())
+                .setIdleTimeoutUnit(java.util.concurrent.TimeUnit.MILLISECONDS)
+                .setKeepAlive(false));
+    Gauge.builder("lvg_feed_lag_events", lag::get)
+        .tag("consumer", "webhook")
+        .description("Events the furthest-behind enabled webhook has yet to receive")
+        .register(registry);
+  }
+
+  public void start() {
+    vertx.setPeriodic(settings.pollMillis(), tick -> round());
+  }
+
+  private void round() {
+    if (running || draining.get()) {
+      return;
+    }
+    running = true;
+    int leaseSeconds = Math.max(1, settings.timeoutMillis() / 1000 * 3);
+    Future<Void> round =
+        pool.preparedQuery(LEASE)
+            .execute(Tuple.of(owner, (double) leaseSeconds, ENDPOINTS_PER_ROUND))
+            .compose(
+                rows -> {
+                  List<Future<Void>> deliveries = new ArrayList<>();
+                  for (Row row : rows) {
+                    deliveries.add(deliver(row).recover(this::logged));
+                  }
+                  return Future.join(deliveries).mapEmpty();
+                });
+    if (rounds++ % 25 == 0) {
+      round =
+          round
+              .compose(done -> pool.query(LAG).execute())
+              .map(
+                  rows -> {
+                    lag.set(rows.iterator().next().getLong(0));
+                    return null;
+                  });
+    }
+    round.onComplete(
+        done -> {
+          running = false;
+          if (done.failed()) {
+            LOG.debug("a webhook round failed: {}", done.cause().toString());
+          }
+        });
+  }
+
+  private Future<Void> logged(Throwable failure) {
+    LOG.warn("a webhook delivery failed to record its outcome: {}", failure.toString());
+    return Future.succeededFuture();
+  }
+
+  private Future<Void> deliver(Row endpoint) {
+    Tenant tenant = new Tenant(endpoint.getLong("tenant_id"), endpoint.getString("tenant"));
+    String id = endpoint.getString("id");
+    long after = endpoint.getLong("delivered_through");
+    String[] types = endpoint.getArrayOfStrings("event_types");
+    FeedLog.Filter filter =
+        new FeedLog.Filter(types == null ? null : EventTypes.operations(List.of(types)), null);
+    return FeedLog.head(pool, tenant)
+        .compose(head -> log.page(pool, tenant, head, after, filter, 1))
+        .compose(
+            page -> {
+              if (page.events().isEmpty()) {
+                return update(DELIVERED, tenant, id, page.next().position());
+              }
+              ObjectNode event = page.events().get(0);
+              long position = Long.parseLong(event.get("sequence").asText());
+              return post(endpoint, event)
+                  .compose(answer -> settle(endpoint, tenant, id, position, answer));
+            },
+            failure -> {
+              if (failure instanceof ApiException gone
+                  && gone.errorCode() == ErrorCode.CURSOR_GONE) {
+                count("disabled");
+                return update(
+                    DISABLE,
+                    tenant,
+                    id,
+                    "events expired before they were delivered: " + gone.getMessage());
+              }
+              return Future.failedFuture(failure);
+            });
+  }
+
+  /** What the endpoint answered: its status and Retry-After, or why there was no answer. */
+  record Answer(int status, Long retryAfterMillis, String error) {}
+
+  private Future<Answer> post(Row endpoint, ObjectNode event) {
+    String body = event.toString();
+    String eventId = event.get("id").asText();
+    long timestamp = System.currentTimeMillis() / 1000;
+    List<String> secrets = new ArrayList<>(2);
+    secrets.add(endpoint.getString("secret"));
+    if (endpoint.getString("previous") != null) {
+      secrets.add(endpoint.getString("previous"));
+    }
+    java.net.URI url = java.net.URI.create(endpoint.getString("url"));
+    return vertx
+        .executeBlocking(() -> targets.refusal(url.getHost()), false)
+        .compose(
+            refused -> {
+              if (refused != null) {
+                return Future.succeededFuture(new Answer(0, null, refused));
+              }
+              RequestOptions request =
+                  new RequestOptions()
+                      .setMethod(HttpMethod.POST)
+                      .setAbsoluteURI(url.toString())
+                      .setFollowRedirects(false)
+                      .setTimeout(settings.timeoutMillis())
+                      .putHeader("content-type", "application/cloudevents+json; charset=utf-8")
+                      .putHeader("user-agent", "lance-version-gateway")
+                      .putHeader("webhook-id", eventId)
+                      .putHeader("webhook-timestamp", Long.toString(timestamp))
+                      .putHeader(
+                          "webhook-signature",
+                          WebhookSigner.signature(secrets, eventId, timestamp, body));
+              return http.request(request)
+                  .compose(sent -> sent.send(Buffer.buffer(body)))
+                  .compose(
+                      (HttpClientResponse response) ->
+                          response
+                              .body()
+                              .map(
+                                  ignored ->
+                                      new Answer(
+                                          response.statusCode(),
+                                          retryAfter(response.getHeader("retry-after")),
+                                          "HTTP " + response.statusCode())))
+                  .recover(
+                      failure -> Future.succeededFuture(new Answer(0, null, failure.toString())));
+            });
+  }
+
+  private Future<Void> settle(
+      Row endpoint, Tenant tenant, String id, long position, Answer answer) {
+    if (answer.status() >= 200 && answer.status() < 300) {
+      count("delivered");
+      return update(DELIVERED, tenant, id, position);
+    }
+    if (answer.status() == 410) {
+      count("disabled");
+      return update(DISABLE, tenant, id, "the endpoint answered 410 Gone");
+    }
+    int attempts = endpoint.getInteger("attempts") + 1;
+    if (attempts >= settings.maxAttempts()) {
+      count("dead_lettered");
+      return pool.preparedQuery(DEAD_LETTER)
+          .execute(
+              Tuple.tuple()
+                  .addLong(tenant.id())
+                  .addString(id)
+                  .addString(owner)
+                  .addLong(position)
+                  .addInteger(attempts)
+                  .addString(answer.error()))
+          .mapEmpty();
+    }
+    count("retried");
+    long backoff =
+        Math.min(
+            settings.maxBackoffMillis(),
+            (long) settings.backoffMillis() << Math.min(20, attempts - 1));
+    long delay = backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1);
+    if (answer.retryAfterMillis() != null) {
+      // The endpoint's own word wins over the backoff, up to an hour.
+      delay = Math.max(delay, Math.min(3_600_000L, answer.retryAfterMillis()));
+    }
+    return pool.preparedQuery(FAILED)
+        .execute(
+            Tuple.tuple()
+                .addLong(tenant.id())
+                .addString(id)
+                .addString(owner)
+                .addInteger(attempts)
+                .addString(answer.error())
+                .addLong(delay))
+        .mapEmpty();
+  }
+
+  private Future<Void> update(String sql, Tenant tenant, String id, Object value) {
+    return pool.preparedQuery(sql).execute(Tuple.of(tenant.id(), id, owner, value)).mapEmpty();
+  }
+
+  private void count(String outcome) {
+    outcomes
+        .computeIfAbsent(
+            outcome,
+            o ->
+                Counter.builder("lvg_webhook_deliveries")
+                    .tag("outcome", o)
+                    .description("Webhook delivery attempts, by how they ended")
+                    .register(registry))
+        .increment();
+  }
+
+  /** Retry-After in seconds (the HTTP-date form is not taken); null when absent or unreadable. */
+  static Long retryAfter(String value) {
+    if (value == null) {
+      return null;
+    }
+    try {
+      return Math.max(0, Long.parseLong(value.trim())) * 1000;
+    } catch (NumberFormatException notSeconds) {
+      return null;
+    }
+  }
+}
