@@ -6,23 +6,37 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What the change feed's parts share across event loops: its settings, its reader, the count of
  * live tails open and its meters.
  */
 public final class Feed implements FeedHub.Metrics {
+  /** The sum of every tenant's last position: the events recorded, read every few seconds. */
+  static final String RECORDED = "SELECT COALESCE(sum(last_position), 0) FROM feed_heads";
+
+  private static final List<String> OUTCOMES =
+      List.of("delivered", "retried", "dead_lettered", "disabled");
+
   private final FeedSettings settings;
   private final FeedLog log;
   private final AtomicInteger streams = new AtomicInteger();
+  private final AtomicLong recorded = new AtomicLong();
+  private final AtomicLong webhookLag = new AtomicLong();
+  private final List<AtomicLong> streamLags = new CopyOnWriteArrayList<>();
   private final Counter streamed;
   private final Counter cutOff;
+  private final Map<String, Counter> deliveries;
 
   /**
-   * The feed's shared parts, with its background work started: the expiry of old events and the
-   * delivery of webhooks.
+   * The feed's shared parts, with its background work started: the count of events recorded, the
+   * expiry of old events and the delivery of webhooks.
    */
   public static Feed start(
       Vertx vertx,
@@ -31,10 +45,16 @@ public final class Feed implements FeedHub.Metrics {
       MeterRegistry registry,
       AtomicBoolean draining) {
     Feed feed = new Feed(settings, registry);
+    vertx.setPeriodic(
+        5_000,
+        tick ->
+            pool.query(RECORDED)
+                .execute()
+                .onSuccess(rows -> feed.recorded.set(rows.iterator().next().getLong(0))));
     new FeedExpiry(vertx, pool, settings.retention(), registry).start(settings.expiryEveryMillis());
     WebhookTargets targets = new WebhookTargets(vertx, settings.webhooks().allowPrivateTargets());
     if (settings.webhooks().deliver()) {
-      new WebhookDispatcher(vertx, pool, feed, targets, draining, registry).start();
+      new WebhookDispatcher(vertx, pool, feed, targets, draining).start();
     }
     return feed;
   }
@@ -42,8 +62,19 @@ public final class Feed implements FeedHub.Metrics {
   Feed(FeedSettings settings, MeterRegistry registry) {
     this.settings = settings;
     this.log = new FeedLog(settings.source());
+    Gauge.builder("lvg_feed_events_recorded", recorded::get)
+        .description("Events recorded in every tenant's feed (the sum of their last positions)")
+        .register(registry);
     Gauge.builder("lvg_feed_streams", streams::get)
         .description("Live tails of the change feed (Server-Sent Events) open")
+        .register(registry);
+    Gauge.builder("lvg_feed_lag_events", this::streamLag)
+        .tag("consumer", "stream")
+        .description("Events the furthest-behind live tail of this gateway has yet to send")
+        .register(registry);
+    Gauge.builder("lvg_feed_lag_events", webhookLag::get)
+        .tag("consumer", "webhook")
+        .description("Events the furthest-behind enabled webhook has yet to receive")
         .register(registry);
     this.streamed =
         Counter.builder("lvg_feed_events_streamed")
@@ -53,6 +84,16 @@ public final class Feed implements FeedHub.Metrics {
         Counter.builder("lvg_feed_streams_cut_off")
             .description("Live tails cut off because their consumer read too slowly")
             .register(registry);
+    Map<String, Counter> counters = new java.util.HashMap<>();
+    for (String outcome : OUTCOMES) {
+      counters.put(
+          outcome,
+          Counter.builder("lvg_webhook_deliveries")
+              .tag("outcome", outcome)
+              .description("Webhook delivery attempts, by how they ended")
+              .register(registry));
+    }
+    this.deliveries = Map.copyOf(counters);
   }
 
   public FeedSettings settings() {
@@ -65,6 +106,28 @@ public final class Feed implements FeedHub.Metrics {
 
   AtomicInteger streams() {
     return streams;
+  }
+
+  /** A lag a hub keeps up to date for its own tails. */
+  AtomicLong streamLag(AtomicLong lag) {
+    streamLags.add(lag);
+    return lag;
+  }
+
+  private long streamLag() {
+    long max = 0;
+    for (AtomicLong lag : streamLags) {
+      max = Math.max(max, lag.get());
+    }
+    return max;
+  }
+
+  void webhookLag(long events) {
+    webhookLag.set(events);
+  }
+
+  void delivery(String outcome) {
+    deliveries.get(outcome).increment();
   }
 
   @Override

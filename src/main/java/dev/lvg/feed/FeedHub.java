@@ -46,6 +46,7 @@ public final class FeedHub {
   private final AtomicInteger open;
   private final Metrics metrics;
   private final Map<Long, List<FeedStream>> byTenant = new HashMap<>();
+  private final java.util.concurrent.atomic.AtomicLong lag;
   private long timer = -1;
   private boolean looking;
 
@@ -59,6 +60,7 @@ public final class FeedHub {
     this.draining = draining;
     this.open = feed.streams();
     this.metrics = feed;
+    this.lag = feed.streamLag(new java.util.concurrent.atomic.AtomicLong());
   }
 
   FeedSettings settings() {
@@ -101,6 +103,7 @@ public final class FeedHub {
     if (byTenant.isEmpty() && timer >= 0) {
       vertx.cancelTimer(timer);
       timer = -1;
+      lag.set(0);
     }
   }
 
@@ -151,12 +154,15 @@ public final class FeedHub {
                         row.getLong("expired_through")));
               }
               long at = System.currentTimeMillis();
+              long behind = 0;
               for (FeedStream stream : all()) {
                 FeedLog.Head head = heads.get(stream.tenant().id());
                 if (head != null) {
+                  behind = Math.max(behind, head.last() - stream.position());
                   stream.tick(head, at);
                 }
               }
+              lag.set(behind);
             });
   }
 

@@ -5,9 +5,6 @@ import dev.lvg.config.WebhookSettings;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
 import dev.lvg.tenancy.Tenant;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -21,12 +18,9 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -108,26 +102,19 @@ public final class WebhookDispatcher {
   private final AtomicBoolean draining;
   private final HttpClient http;
   private final String owner = "gw-" + UUID.randomUUID();
-  private final Map<String, Counter> outcomes = new ConcurrentHashMap<>();
-  private final MeterRegistry registry;
-  private final AtomicLong lag = new AtomicLong();
+  private final Feed feed;
   private boolean running;
   private long rounds;
 
   public WebhookDispatcher(
-      Vertx vertx,
-      Pool pool,
-      Feed feed,
-      WebhookTargets targets,
-      AtomicBoolean draining,
-      MeterRegistry registry) {
+      Vertx vertx, Pool pool, Feed feed, WebhookTargets targets, AtomicBoolean draining) {
     this.vertx = vertx;
     this.pool = pool;
     this.log = feed.log();
     this.settings = feed.settings().webhooks();
     this.targets = targets;
     this.draining = draining;
-    this.registry = registry;
+    this.feed = feed;
     this.http =
         vertx.createHttpClient(
             new HttpClientOptions()
@@ -135,10 +122,6 @@ public final class WebhookDispatcher {
                 .setIdleTimeout(settings.timeoutMillis())
                 .setIdleTimeoutUnit(java.util.concurrent.TimeUnit.MILLISECONDS)
                 .setKeepAlive(false));
-    Gauge.builder("lvg_feed_lag_events", lag::get)
-        .tag("consumer", "webhook")
-        .description("Events the furthest-behind enabled webhook has yet to receive")
-        .register(registry);
   }
 
   public void start() {
@@ -168,7 +151,7 @@ public final class WebhookDispatcher {
               .compose(done -> pool.query(LAG).execute())
               .map(
                   rows -> {
-                    lag.set(rows.iterator().next().getLong(0));
+                    feed.webhookLag(rows.iterator().next().getLong(0));
                     return null;
                   });
     }
@@ -320,15 +303,7 @@ public final class WebhookDispatcher {
   }
 
   private void count(String outcome) {
-    outcomes
-        .computeIfAbsent(
-            outcome,
-            o ->
-                Counter.builder("lvg_webhook_deliveries")
-                    .tag("outcome", o)
-                    .description("Webhook delivery attempts, by how they ended")
-                    .register(registry))
-        .increment();
+    feed.delivery(outcome);
   }
 
   /** Retry-After in seconds (the HTTP-date form is not taken); null when absent or unreadable. */

@@ -34,6 +34,8 @@ class DistributionRulesIT {
   /** Statements that read across tenants, and why that is fine on Citus. */
   private static final Map<String, String> ACROSS_TENANTS =
       Map.of(
+          "Feed.RECORDED",
+          "a sum over every tenant's feed head for a gauge; a multi-shard read without locks",
           "FeedExpiry.TENANTS",
           "the expiry's list of tenants with a feed; each is then expired by its own statements",
           "TableDrops.NEXT_DROPS",
