@@ -63,13 +63,15 @@ done
 measure_saturation
 rate=$(awk "BEGIN {printf \"%d\", $saturation / 2}")
 start_gateway finalize LVG_ADMIN_API_KEY=$ADMIN LVG_WEBHOOK_ALLOW_PRIVATE_TARGETS=true
-bench_tables f
-load $KEY "open:$rate" finalize >target/bench-feed-load.txt &
-loader=$!
-sleep $((WARM_UP + 2))
-lag=$(java -cp "$CP" dev.lvg.bench.FeedBench lag "$API" $KEY $ADMIN bench $((DURATION - 4)) | grep '^LVG-FEED')
-wait $loader
+java -cp "$CP" dev.lvg.bench.FeedBench lag "$API" $KEY $ADMIN bench "$DURATION" >target/bench-feed-lag.txt 2>&1 &
+watcher=$!
+sleep 3
+load $KEY "open:$rate" fresh >target/bench-feed-load.txt
+sleep 3
+kill -TERM $watcher
+wait $watcher || true
 stop_server
+lag=$(grep '^LVG-FEED' target/bench-feed-lag.txt)
 echo "lag at $rate commits/s: $lag"
 
 # 3. 1,000 idle tails.
@@ -116,9 +118,10 @@ echo "catch-up: $catchup"
   echo "|---|---|---|---|---|---|"
   echo -n "$rows"
   echo
-  echo "Lag of version events at half of finalize saturation ($rate commits/s, open loop, $((DURATION - 4)) s after a $WARM_UP s warm-up),"
-  echo "from the version's commit statement to its arrival (ms): \`$lag\`. A webhook endpoint gets one"
-  echo "event per request, one request at a time, so one endpoint's throughput is bounded by its round trip."
+  echo "Lag of version events at half of finalize saturation ($rate commits/s, open loop, each request version 1 of a"
+  echo "table of its own), for the versions committed in the last $DURATION s of the measured run, from the version's"
+  echo "commit statement to its arrival, in ms: \`$lag\`. The webhook endpoint was registered before the warm-up; it gets"
+  echo "one event per request, one request at a time, so an endpoint's throughput is bounded by its round trip."
   echo
   echo "1,000 idle live tails on one gateway: heap after a full GC $heap0 MiB before, $heap1 MiB with them"
   echo "($per_tail KiB a tail), RSS $rss0 -> $rss1 MiB; CPU while idle $idle_cpu cores (gateway), $idle_pg cores (PostgreSQL)."

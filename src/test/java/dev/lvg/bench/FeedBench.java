@@ -24,9 +24,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * line:
  *
  * <pre>
- * FeedBench lag API KEY ADMIN_KEY TENANT SECONDS
- *   a live tail and a webhook receiver on this machine, for SECONDS while load runs elsewhere: how
- *   long after its commit statement (the version's timestamp_millis) each version event arrived
+ * FeedBench lag API KEY ADMIN_KEY TENANT WINDOW
+ *   a live tail and a webhook receiver on this machine while load runs elsewhere, until stopped
+ *   (SIGTERM): how long after its commit statement (the version's timestamp_millis) each version
+ *   event arrived, for the versions committed in the last WINDOW seconds of commits
  * FeedBench idle API KEY TAILS SECONDS
  *   TAILS live tails opened and held idle for SECONDS
  * FeedBench catchup API KEY PAGE_SIZE
@@ -49,20 +50,24 @@ public final class FeedBench {
     }
   }
 
-  private static long arrivalLag(String json, long now) throws Exception {
+  /** The commit time of a version event and how long after it the event arrived. */
+  record Arrival(long committed, long lag) {}
+
+  private static Arrival arrival(String json, long now) throws Exception {
     JsonNode event = MAPPER.readTree(json);
     JsonNode version = event.path("data").path("version");
     if (!event.path("type").asText().equals("io.lance.table.version.created")
         || !version.has("timestamp_millis")) {
-      return -1;
+      return null;
     }
-    return now - version.get("timestamp_millis").asLong();
+    long committed = version.get("timestamp_millis").asLong();
+    return new Arrival(committed, now - committed);
   }
 
   private static void lag(String api, String key, String admin, String tenant, int seconds)
       throws Exception {
-    List<Long> streamed = Collections.synchronizedList(new ArrayList<>());
-    List<Long> pushed = Collections.synchronizedList(new ArrayList<>());
+    List<Arrival> streamed = Collections.synchronizedList(new ArrayList<>());
+    List<Arrival> pushed = Collections.synchronizedList(new ArrayList<>());
     HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
     receiver.createContext(
         "/hook",
@@ -70,9 +75,9 @@ public final class FeedBench {
           String body =
               new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
           try {
-            long lag = arrivalLag(body, System.currentTimeMillis());
-            if (lag >= 0) {
-              pushed.add(lag);
+            Arrival arrival = arrival(body, System.currentTimeMillis());
+            if (arrival != null) {
+              pushed.add(arrival);
             }
           } catch (Exception e) {
             throw new IllegalStateException(e);
@@ -117,9 +122,10 @@ public final class FeedBench {
                         line -> {
                           if (line.startsWith("data: ")) {
                             try {
-                              long lag = arrivalLag(line.substring(6), System.currentTimeMillis());
-                              if (lag >= 0) {
-                                streamed.add(lag);
+                              Arrival arrival =
+                                  arrival(line.substring(6), System.currentTimeMillis());
+                              if (arrival != null) {
+                                streamed.add(arrival);
                               }
                             } catch (Exception e) {
                               throw new IllegalStateException(e);
@@ -132,33 +138,52 @@ public final class FeedBench {
             });
     tail.setDaemon(true);
     tail.start();
-    Thread.sleep(seconds * 1000L);
-    List<Long> s;
-    List<Long> p;
+    Runtime.getRuntime()
+        .addShutdownHook(new Thread(() -> report(streamed, pushed, seconds * 1000L)));
+    Thread.sleep(Long.MAX_VALUE);
+  }
+
+  /** The lags of the versions committed in the last {@code window} ms of commits. */
+  private static void report(List<Arrival> streamed, List<Arrival> pushed, long window) {
+    List<Arrival> s;
+    List<Arrival> p;
     synchronized (streamed) {
       s = new ArrayList<>(streamed);
     }
     synchronized (pushed) {
       p = new ArrayList<>(pushed);
     }
-    receiver.stop(0);
+    long last = s.stream().mapToLong(Arrival::committed).max().orElse(0);
+    List<Long> sse = new ArrayList<>();
+    List<Long> hook = new ArrayList<>();
+    for (Arrival a : s) {
+      if (a.committed() > last - window) {
+        sse.add(a.lag());
+      }
+    }
+    for (Arrival a : p) {
+      if (a.committed() > last - window) {
+        hook.add(a.lag());
+      }
+    }
     System.out.println(
         "LVG-FEED lag sse_events="
-            + s.size()
+            + sse.size()
             + " sse_p50="
-            + percentile(s, 0.50)
+            + percentile(sse, 0.50)
             + " sse_p99="
-            + percentile(s, 0.99)
+            + percentile(sse, 0.99)
             + " sse_max="
-            + percentile(s, 1.0)
+            + percentile(sse, 1.0)
             + " webhook_events="
-            + p.size()
+            + hook.size()
             + " webhook_p50="
-            + percentile(p, 0.50)
+            + percentile(hook, 0.50)
             + " webhook_p99="
-            + percentile(p, 0.99)
+            + percentile(hook, 0.99)
             + " webhook_max="
-            + percentile(p, 1.0));
+            + percentile(hook, 1.0));
+    System.out.flush();
   }
 
   private static String headToken(String api, String key) throws Exception {

@@ -165,6 +165,18 @@ class WebhookIT {
       api.post("/v1/namespace/ns/create", "{}").assertOk();
       api.post("/v1/table/ns%24t/declare", "{}").assertOk();
       await(() -> receiver.received.size() == 2, 10_000);
+      // Down only once the gateway has recorded both deliveries (see the restart test).
+      String list = "/admin/v1/tenants/" + tenant + "/webhooks";
+      await(
+          () ->
+              admin(gw, "GET", list, null)
+                      .assertOk()
+                      .get("webhooks")
+                      .get(0)
+                      .get("delivered_through")
+                      .asLong()
+                  == 2,
+          10_000);
 
       receiver.down();
       long downAt = System.currentTimeMillis();
@@ -289,6 +301,68 @@ class WebhookIT {
       admin(gw, "DELETE", hooks + "/" + id, null).assertError(404, 1);
     } finally {
       gw.gateway.close();
+    }
+  }
+
+  @Test
+  void deliveryStateSurvivesARestartOfTheGateway() throws Exception {
+    // A delivery cut short by the stop leaves its lease, which lasts three timeouts.
+    TestGateway first =
+        delivering("LVG_WEBHOOK_MAX_ATTEMPTS", "200", "LVG_WEBHOOK_TIMEOUT_MILLIS", "1000");
+    TestGateway second = null;
+    try (Receiver receiver = new Receiver()) {
+      String tenant = "hook-" + UUID.randomUUID().toString().substring(0, 8);
+      String key = first.tenantWithKey(tenant);
+      Api api = first.api(key);
+      register(first, tenant, "{\"url\":\"" + receiver.url() + "\"}");
+      api.post("/v1/namespace/before/create", "{}").assertOk();
+      String hooks = "/admin/v1/tenants/" + tenant + "/webhooks";
+      TestGateway started = first;
+      // Down only once the gateway has recorded the delivery: a receiver that goes away before
+      // its answer is out gets the event again (at least once).
+      await(
+          () ->
+              admin(started, "GET", hooks, null)
+                      .assertOk()
+                      .get("webhooks")
+                      .get(0)
+                      .get("delivered_through")
+                      .asLong()
+                  == 1,
+          10_000);
+      assertThat(receiver.received).hasSize(1);
+      receiver.down();
+      for (int i = 0; i < 5; i++) {
+        api.post("/v1/namespace/during" + i + "/create", "{}").assertOk();
+      }
+      await(
+          () ->
+              admin(started, "GET", hooks, null)
+                      .assertOk()
+                      .get("webhooks")
+                      .get(0)
+                      .get("attempts")
+                      .asInt()
+                  > 0,
+          10_000);
+      first.gateway.close();
+      first = null;
+      receiver.up();
+      second = delivering("LVG_WEBHOOK_MAX_ATTEMPTS", "200");
+      await(() -> receiver.received.size() == 6, 20_000);
+      List<String> subjects = new ArrayList<>();
+      for (Received request : receiver.received) {
+        subjects.add(request.json().get("subject").asText());
+      }
+      assertThat(subjects)
+          .containsExactly("before", "during0", "during1", "during2", "during3", "during4");
+    } finally {
+      if (first != null) {
+        first.gateway.close();
+      }
+      if (second != null) {
+        second.gateway.close();
+      }
     }
   }
 
