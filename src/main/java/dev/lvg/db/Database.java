@@ -100,6 +100,11 @@ public final class Database {
       int statementTimeoutMillis) {
     PgConnectOptions planned = cached(url, statementTimeoutMillis);
     planned.addProperty("enable_seqscan", "off");
+    // With sequential scans priced out, a statement that must still scan a table (a one-row
+    // table such as feed_epoch, or a sum over feed_heads) is costed far above the JIT thresholds,
+    // and PostgreSQL compiled it with LLVM on every call: about 0.1 s of CPU for a lookup that
+    // takes 0.1 ms. No statement of the gateway runs long enough for JIT to pay.
+    planned.addProperty("jit", "off");
     // Every statement of the gateway is a lookup by key, so one plan per prepared statement
     // serves every call: planning each call (a custom plan, which PostgreSQL keeps choosing for
     // batches smaller than it guesses) costs more than running it. Not on Citus, which plans a
