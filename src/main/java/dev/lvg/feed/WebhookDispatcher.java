@@ -38,6 +38,7 @@ import org.slf4j.LoggerFactory;
 public final class WebhookDispatcher {
   private static final Logger LOG = LoggerFactory.getLogger(WebhookDispatcher.class);
   static final int ENDPOINTS_PER_ROUND = 32;
+  static final int EVENTS_PER_PAGE = 100;
 
   /** Leases up to $3 endpoints whose next event may be due, for $2 seconds, to owner $1. */
   static final String LEASE =
@@ -61,6 +62,12 @@ public final class WebhookDispatcher {
       """
       UPDATE webhooks SET delivered_through = $4, attempts = 0, next_attempt_at = now(),
                           last_error = NULL, lease_owner = NULL, lease_until = NULL
+      WHERE tenant_id = $1 AND id = $2 AND lease_owner = $3""";
+
+  /** The endpoint ($1, $2) leased by $3, which it keeps, is done through position $4. */
+  static final String HOLD =
+      """
+      UPDATE webhooks SET delivered_through = $4, attempts = 0, last_error = NULL
       WHERE tenant_id = $1 AND id = $2 AND lease_owner = $3""";
 
   /** The endpoint ($1, $2) leased by $3 failed: attempt $4 failed with $5, next in $6 ms. */
@@ -171,35 +178,92 @@ public final class WebhookDispatcher {
 
   private Future<Void> deliver(Row endpoint) {
     Tenant tenant = new Tenant(endpoint.getLong("tenant_id"), endpoint.getString("tenant"));
-    String id = endpoint.getString("id");
-    long after = endpoint.getLong("delivered_through");
     String[] types = endpoint.getArrayOfStrings("event_types");
-    FeedLog.Filter filter =
-        new FeedLog.Filter(types == null ? null : EventTypes.operations(List.of(types)), null);
-    return FeedLog.head(pool, tenant)
-        .compose(head -> log.page(pool, tenant, head, after, filter, 1))
-        .compose(
-            page -> {
-              if (page.events().isEmpty()) {
-                return update(DELIVERED, tenant, id, page.next().position());
-              }
-              ObjectNode event = page.events().get(0);
-              long position = Long.parseLong(event.get("sequence").asText());
-              return post(endpoint, event)
-                  .compose(answer -> settle(endpoint, tenant, id, position, answer));
-            },
-            failure -> {
-              if (failure instanceof ApiException gone
-                  && gone.errorCode() == ErrorCode.CURSOR_GONE) {
-                count("disabled");
-                return update(
-                    DISABLE,
-                    tenant,
-                    id,
-                    "events expired before they were delivered: " + gone.getMessage());
-              }
-              return Future.failedFuture(failure);
-            });
+    Run run =
+        new Run(
+            endpoint,
+            tenant,
+            endpoint.getString("id"),
+            new FeedLog.Filter(types == null ? null : EventTypes.operations(List.of(types)), null),
+            System.currentTimeMillis() + settings.timeoutMillis());
+    return run.page(endpoint.getLong("delivered_through"), endpoint.getInteger("attempts"));
+  }
+
+  /**
+   * One endpoint's turn on its lease: its events in order, a page at a time, each sent once the one
+   * before was accepted, for as long as they are accepted and the turn lasts (one timeout of the
+   * lease's three). Progress is recorded after each page, so a gateway that dies mid-page sends
+   * that page's events again.
+   */
+  private final class Run {
+    private final Row endpoint;
+    private final Tenant tenant;
+    private final String id;
+    private final FeedLog.Filter filter;
+    private final long until;
+
+    Run(Row endpoint, Tenant tenant, String id, FeedLog.Filter filter, long until) {
+      this.endpoint = endpoint;
+      this.tenant = tenant;
+      this.id = id;
+      this.filter = filter;
+      this.until = until;
+    }
+
+    Future<Void> page(long after, int attempts) {
+      return FeedLog.head(pool, tenant)
+          .compose(head -> log.page(pool, tenant, head, after, filter, EVENTS_PER_PAGE))
+          .compose(
+              page ->
+                  page.events().isEmpty()
+                      ? update(DELIVERED, tenant, id, page.next().position())
+                      : send(page, 0, after, attempts),
+              failure -> {
+                if (failure instanceof ApiException gone
+                    && gone.errorCode() == ErrorCode.CURSOR_GONE) {
+                  count("disabled");
+                  return update(
+                      DISABLE,
+                      tenant,
+                      id,
+                      "events expired before they were delivered: " + gone.getMessage());
+                }
+                return Future.failedFuture(failure);
+              });
+    }
+
+    /** Sends event {@code i} of {@code page}; every event before it was accepted. */
+    private Future<Void> send(FeedLog.Page page, int i, long accepted, int attempts) {
+      if (i == page.events().size()) {
+        long through = page.next().position();
+        boolean more =
+            page.events().size() == EVENTS_PER_PAGE
+                && System.currentTimeMillis() < until
+                && !draining.get();
+        return more
+            ? pool.preparedQuery(HOLD)
+                .execute(Tuple.of(tenant.id(), id, owner, through))
+                .compose(held -> held.rowCount() == 1 ? page(through, 0) : Future.succeededFuture())
+            : update(DELIVERED, tenant, id, through);
+      }
+      ObjectNode event = page.events().get(i);
+      long position = Long.parseLong(event.get("sequence").asText());
+      return post(endpoint, event)
+          .compose(
+              answer -> {
+                if (answer.status() >= 200 && answer.status() < 300) {
+                  count("delivered");
+                  return send(page, i + 1, position, 0);
+                }
+                Future<Void> progress =
+                    i == 0
+                        ? Future.succeededFuture()
+                        : pool.preparedQuery(HOLD)
+                            .execute(Tuple.of(tenant.id(), id, owner, accepted))
+                            .mapEmpty();
+                return progress.compose(recorded -> settle(tenant, id, position, attempts, answer));
+              });
+    }
   }
 
   /** What the endpoint answered: its status and Retry-After, or why there was no answer. */
@@ -252,17 +316,14 @@ public final class WebhookDispatcher {
             });
   }
 
+  /** Records a refused delivery of the event at {@code position}: disabled, dead or retried. */
   private Future<Void> settle(
-      Row endpoint, Tenant tenant, String id, long position, Answer answer) {
-    if (answer.status() >= 200 && answer.status() < 300) {
-      count("delivered");
-      return update(DELIVERED, tenant, id, position);
-    }
+      Tenant tenant, String id, long position, int attemptsBefore, Answer answer) {
     if (answer.status() == 410) {
       count("disabled");
       return update(DISABLE, tenant, id, "the endpoint answered 410 Gone");
     }
-    int attempts = endpoint.getInteger("attempts") + 1;
+    int attempts = attemptsBefore + 1;
     if (attempts >= settings.maxAttempts()) {
       count("dead_lettered");
       return pool.preparedQuery(DEAD_LETTER)
