@@ -128,7 +128,8 @@ public final class WebhookDispatcher {
                 .setConnectTimeout(settings.timeoutMillis())
                 .setIdleTimeout(settings.timeoutMillis())
                 .setIdleTimeoutUnit(java.util.concurrent.TimeUnit.MILLISECONDS)
-                .setKeepAlive(false));
+                .setKeepAlive(true)
+                .setKeepAliveTimeout(30));
   }
 
   public void start() {
