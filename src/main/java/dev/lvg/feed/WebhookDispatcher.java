@@ -7,12 +7,6 @@ import dev.lvg.http.ErrorCode;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.RequestOptions;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
@@ -105,9 +99,8 @@ public final class WebhookDispatcher {
   private final Pool pool;
   private final FeedLog log;
   private final WebhookSettings settings;
-  private final WebhookTargets targets;
   private final AtomicBoolean draining;
-  private final HttpClient http;
+  private final WebhookSender sender;
   private final String owner = "gw-" + UUID.randomUUID();
   private final Feed feed;
   private boolean running;
@@ -119,17 +112,9 @@ public final class WebhookDispatcher {
     this.pool = pool;
     this.log = feed.log();
     this.settings = feed.settings().webhooks();
-    this.targets = targets;
     this.draining = draining;
     this.feed = feed;
-    this.http =
-        vertx.createHttpClient(
-            new HttpClientOptions()
-                .setConnectTimeout(settings.timeoutMillis())
-                .setIdleTimeout(settings.timeoutMillis())
-                .setIdleTimeoutUnit(java.util.concurrent.TimeUnit.MILLISECONDS)
-                .setKeepAlive(true)
-                .setKeepAliveTimeout(30));
+    this.sender = new WebhookSender(vertx, targets, settings.timeoutMillis());
   }
 
   public void start() {
@@ -249,7 +234,8 @@ public final class WebhookDispatcher {
       }
       ObjectNode event = page.events().get(i);
       long position = Long.parseLong(event.get("sequence").asText());
-      return post(endpoint, event)
+      return sender
+          .post(endpoint, event)
           .compose(
               answer -> {
                 if (answer.status() >= 200 && answer.status() < 300) {
@@ -267,59 +253,9 @@ public final class WebhookDispatcher {
     }
   }
 
-  /** What the endpoint answered: its status and Retry-After, or why there was no answer. */
-  record Answer(int status, Long retryAfterMillis, String error) {}
-
-  private Future<Answer> post(Row endpoint, ObjectNode event) {
-    String body = event.toString();
-    String eventId = event.get("id").asText();
-    long timestamp = System.currentTimeMillis() / 1000;
-    List<String> secrets = new ArrayList<>(2);
-    secrets.add(endpoint.getString("secret"));
-    if (endpoint.getString("previous") != null) {
-      secrets.add(endpoint.getString("previous"));
-    }
-    java.net.URI url = java.net.URI.create(endpoint.getString("url"));
-    return vertx
-        .executeBlocking(() -> targets.refusal(url.getHost()), false)
-        .compose(
-            refused -> {
-              if (refused != null) {
-                return Future.succeededFuture(new Answer(0, null, refused));
-              }
-              RequestOptions request =
-                  new RequestOptions()
-                      .setMethod(HttpMethod.POST)
-                      .setAbsoluteURI(url.toString())
-                      .setFollowRedirects(false)
-                      .setTimeout(settings.timeoutMillis())
-                      .putHeader("content-type", "application/cloudevents+json; charset=utf-8")
-                      .putHeader("user-agent", "lance-version-gateway")
-                      .putHeader("webhook-id", eventId)
-                      .putHeader("webhook-timestamp", Long.toString(timestamp))
-                      .putHeader(
-                          "webhook-signature",
-                          WebhookSigner.signature(secrets, eventId, timestamp, body));
-              return http.request(request)
-                  .compose(sent -> sent.send(Buffer.buffer(body)))
-                  .compose(
-                      (HttpClientResponse response) ->
-                          response
-                              .body()
-                              .map(
-                                  ignored ->
-                                      new Answer(
-                                          response.statusCode(),
-                                          retryAfter(response.getHeader("retry-after")),
-                                          "HTTP " + response.statusCode())))
-                  .recover(
-                      failure -> Future.succeededFuture(new Answer(0, null, failure.toString())));
-            });
-  }
-
   /** Records a refused delivery of the event at {@code position}: disabled, dead or retried. */
   private Future<Void> settle(
-      Tenant tenant, String id, long position, int attemptsBefore, Answer answer) {
+      Tenant tenant, String id, long position, int attemptsBefore, WebhookSender.Answer answer) {
     if (answer.status() == 410) {
       count("disabled");
       return update(DISABLE, tenant, id, "the endpoint answered 410 Gone");
@@ -366,17 +302,5 @@ public final class WebhookDispatcher {
 
   private void count(String outcome) {
     feed.delivery(outcome);
-  }
-
-  /** Retry-After in seconds (the HTTP-date form is not taken); null when absent or unreadable. */
-  static Long retryAfter(String value) {
-    if (value == null) {
-      return null;
-    }
-    try {
-      return Math.max(0, Long.parseLong(value.trim())) * 1000;
-    } catch (NumberFormatException notSeconds) {
-      return null;
-    }
   }
 }
