@@ -89,6 +89,9 @@ public final class TableDrops extends VerticleBase {
             finishOne()
                 .onComplete(
                     done -> {
+                      if (done.failed() && stoppedUnder(done.cause())) {
+                        return;
+                      }
                       if (done.failed() && failedInARow++ == 0) {
                         LOG.warn(
                             "deleting dropped tables failed; retrying every {} ms: {}",
@@ -102,6 +105,14 @@ public final class TableDrops extends VerticleBase {
                       }
                       next(done.succeeded() && done.result() ? 1 : POLL_MILLIS);
                     }));
+  }
+
+  /**
+   * Whether an attempt failed because the gateway is stopping: the verticle was stopped, or the
+   * pool closed under it first (Vert.x may close the pool before it stops this verticle).
+   */
+  private boolean stoppedUnder(Throwable cause) {
+    return stopped || "Pool closed".equals(cause.getMessage());
   }
 
   /** Finishes the oldest queued drop no one else is working on; answers whether there was one. */
