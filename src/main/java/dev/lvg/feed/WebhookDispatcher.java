@@ -178,8 +178,8 @@ public final class WebhookDispatcher {
   /**
    * One endpoint's turn on its lease: its events in order, a page at a time, each sent once the one
    * before was accepted, for as long as they are accepted and the turn lasts (one timeout of the
-   * lease's three). Progress is recorded after each page, so a gateway that dies mid-page sends
-   * that page's events again.
+   * lease's three; no event is started after it). Progress is recorded after each page, so a
+   * gateway that dies mid-page sends that page's events again.
    */
   private final class Run {
     private final Row endpoint;
@@ -231,6 +231,10 @@ public final class WebhookDispatcher {
                 .execute(Tuple.of(tenant.id(), id, owner, through))
                 .compose(held -> held.rowCount() == 1 ? page(through, 0) : Future.succeededFuture())
             : update(DELIVERED, tenant, id, through);
+      }
+      if (i > 0 && System.currentTimeMillis() >= until) {
+        // The turn is over: it ends at most one timeout after its own, within the lease's three.
+        return update(DELIVERED, tenant, id, accepted);
       }
       ObjectNode event = page.events().get(i);
       long position = Long.parseLong(event.get("sequence").asText());
