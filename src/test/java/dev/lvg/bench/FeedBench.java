@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Measurements of the change feed for {@code bench/feed.sh}, each printing one {@code LVG-FEED}
@@ -186,22 +185,25 @@ public final class FeedBench {
     System.out.flush();
   }
 
+  /** One page of the feed after {@code token}. */
+  private static JsonNode page(String api, String key, String token, int size) throws Exception {
+    String body = "{\"page-size\":" + size + ",\"continuation-token\":\"" + token + "\"}";
+    return MAPPER.readTree(
+        CLIENT
+            .send(
+                HttpRequest.newBuilder(URI.create(api + "/v1/events"))
+                    .header("x-api-key", key)
+                    .POST(HttpRequest.BodyPublishers.ofString(body))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body());
+  }
+
+  /** The cursor of the feed's last event now. */
   private static String headToken(String api, String key) throws Exception {
     String token = "";
     while (true) {
-      JsonNode page =
-          MAPPER.readTree(
-              CLIENT
-                  .send(
-                      HttpRequest.newBuilder(URI.create(api + "/v1/events"))
-                          .header("x-api-key", key)
-                          .POST(
-                              HttpRequest.BodyPublishers.ofString(
-                                  "{\"page-size\":1000,\"continuation-token\":\"" + token + "\"}"))
-                          .build(),
-                      HttpResponse.BodyHandlers.ofString())
-                  .body());
-      String next = page.get("continuation-token").asText();
+      String next = page(api, key, token, 1000).get("continuation-token").asText();
       if (next.equals(token)) {
         return token;
       }
@@ -248,26 +250,11 @@ public final class FeedBench {
 
   private static void catchup(String api, String key, int pageSize) throws Exception {
     String token = "";
-    AtomicLong events = new AtomicLong();
+    long events = 0;
     long started = System.nanoTime();
     while (true) {
-      JsonNode page =
-          MAPPER.readTree(
-              CLIENT
-                  .send(
-                      HttpRequest.newBuilder(URI.create(api + "/v1/events"))
-                          .header("x-api-key", key)
-                          .POST(
-                              HttpRequest.BodyPublishers.ofString(
-                                  "{\"page-size\":"
-                                      + pageSize
-                                      + ",\"continuation-token\":\""
-                                      + token
-                                      + "\"}"))
-                          .build(),
-                      HttpResponse.BodyHandlers.ofString())
-                  .body());
-      events.addAndGet(page.get("events").size());
+      JsonNode page = page(api, key, token, pageSize);
+      events += page.get("events").size();
       String next = page.get("continuation-token").asText();
       if (next.equals(token)) {
         break;
@@ -276,7 +263,6 @@ public final class FeedBench {
     }
     double secs = (System.nanoTime() - started) / 1e9;
     System.out.printf(
-        "LVG-FEED catchup events=%d seconds=%.1f events_per_s=%.0f%n",
-        events.get(), secs, events.get() / secs);
+        "LVG-FEED catchup events=%d seconds=%.1f events_per_s=%.0f%n", events, secs, events / secs);
   }
 }
