@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import sun.misc.Signal;
 
 /**
  * {@code java -jar lance-version-gateway.jar}: start, serve until SIGTERM, stop cleanly; with
@@ -98,6 +100,32 @@ public final class Main {
       System.exit(1);
       return;
     }
-    Runtime.getRuntime().addShutdownHook(new Thread(gateway::close, "lvg-shutdown"));
+    stopOnSignals(gateway);
+  }
+
+  /**
+   * SIGTERM, SIGINT and SIGHUP drain the gateway and only then let the JVM exit (with 128 + the
+   * signal's number, as a shell reports it). A JVM shutdown hook would not do: the embedded
+   * PostgreSQL stops its server from a shutdown hook of its own, and the JVM runs all hooks at
+   * once, so the database would go down under the requests still draining.
+   */
+  private static void stopOnSignals(Gateway gateway) {
+    AtomicBoolean stopping = new AtomicBoolean();
+    for (String name : List.of("TERM", "INT", "HUP")) {
+      Signal.handle(
+          new Signal(name),
+          signal -> {
+            if (stopping.compareAndSet(false, true)) {
+              Thread stop =
+                  new Thread(
+                      () -> {
+                        gateway.close();
+                        System.exit(128 + signal.getNumber());
+                      },
+                      "lvg-shutdown");
+              stop.start();
+            }
+          });
+    }
   }
 }
