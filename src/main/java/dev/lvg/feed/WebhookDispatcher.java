@@ -34,21 +34,32 @@ public final class WebhookDispatcher {
   static final int ENDPOINTS_PER_ROUND = 32;
   static final int EVENTS_PER_PAGE = 100;
 
-  /** Leases up to $3 endpoints whose next event may be due, for $2 seconds, to owner $1. */
+  /**
+   * Up to $1 endpoints, of every tenant, whose next event may be due and whose lease is free: a
+   * read without locks (on Citus, over every shard); each is then leased by {@link #LEASE}, which
+   * checks again.
+   */
+  static final String DUE =
+      """
+      SELECT w.tenant_id, w.id FROM webhooks w JOIN feed_heads h ON h.tenant_id = w.tenant_id
+      WHERE w.disabled_reason IS NULL AND w.next_attempt_at <= now()
+        AND h.last_position > w.delivered_through
+        AND (w.lease_until IS NULL OR w.lease_until < now())
+      ORDER BY w.next_attempt_at LIMIT $1""";
+
+  /**
+   * Leases the endpoint ($1, $2) to owner $3 for $4 seconds if it is still due and its lease free;
+   * of gateways racing for it, the one whose update lands first gets it, the others nothing. (Its
+   * RETURNING names no now(): Citus refuses functions that are not immutable there.)
+   */
   static final String LEASE =
       """
-      UPDATE webhooks w SET lease_owner = $1, lease_until = now() + make_interval(secs => $2)
-      FROM (SELECT w.tenant_id, w.id FROM webhooks w
-            JOIN feed_heads h ON h.tenant_id = w.tenant_id
-            WHERE w.disabled_reason IS NULL AND w.next_attempt_at <= now()
-              AND h.last_position > w.delivered_through
-              AND (w.lease_until IS NULL OR w.lease_until < now())
-            ORDER BY w.next_attempt_at LIMIT $3
-            FOR UPDATE OF w SKIP LOCKED) due
-      WHERE w.tenant_id = due.tenant_id AND w.id = due.id
+      UPDATE webhooks w SET lease_owner = $3, lease_until = now() + make_interval(secs => $4)
+      WHERE w.tenant_id = $1 AND w.id = $2 AND w.disabled_reason IS NULL
+        AND w.next_attempt_at <= now() AND (w.lease_until IS NULL OR w.lease_until < now())
       RETURNING w.tenant_id, w.id, w.url, w.event_types, w.secret, w.delivered_through,
                 w.attempts,
-                CASE WHEN w.previous_secret_until > now() THEN w.previous_secret END AS previous,
+                w.previous_secret AS previous, w.previous_secret_until AS previous_until,
                 (SELECT t.name FROM tenants t WHERE t.id = w.tenant_id) AS tenant""";
 
   /** The endpoint ($1, $2) leased by $3 moved on to position $4. */
@@ -106,6 +117,9 @@ public final class WebhookDispatcher {
   private boolean running;
   private long rounds;
 
+  /** Rounds failed in a row; only the first failure and the recovery are logged. */
+  private long failedInARow;
+
   public WebhookDispatcher(
       Vertx vertx, Pool pool, Feed feed, WebhookTargets targets, AtomicBoolean draining) {
     this.vertx = vertx;
@@ -128,13 +142,18 @@ public final class WebhookDispatcher {
     running = true;
     int leaseSeconds = Math.max(1, settings.timeoutMillis() / 1000 * 3);
     Future<Void> round =
-        pool.preparedQuery(LEASE)
-            .execute(Tuple.of(owner, (double) leaseSeconds, ENDPOINTS_PER_ROUND))
+        pool.preparedQuery(DUE)
+            .execute(Tuple.of(ENDPOINTS_PER_ROUND))
             .compose(
-                rows -> {
+                due -> {
                   List<Future<Void>> deliveries = new ArrayList<>();
-                  for (Row row : rows) {
-                    deliveries.add(deliver(row).recover(this::logged));
+                  for (Row endpoint : due) {
+                    deliveries.add(
+                        lease(endpoint, leaseSeconds)
+                            .compose(
+                                leased ->
+                                    leased == null ? Future.succeededFuture() : deliver(leased))
+                            .recover(this::logged));
                   }
                   return Future.join(deliveries).mapEmpty();
                 });
@@ -151,10 +170,28 @@ public final class WebhookDispatcher {
     round.onComplete(
         done -> {
           running = false;
-          if (done.failed()) {
-            LOG.debug("a webhook round failed: {}", done.cause().toString());
+          if (done.failed() && !draining.get() && failedInARow++ == 0) {
+            LOG.warn(
+                "webhook rounds fail; retrying every {} ms: {}",
+                settings.pollMillis(),
+                done.cause().toString());
+          } else if (done.succeeded() && failedInARow > 0) {
+            LOG.info("webhook rounds work again after {} failed rounds", failedInARow);
+            failedInARow = 0;
           }
         });
+  }
+
+  /** The endpoint's row once leased to this gateway, or null when another got it first. */
+  private Future<Row> lease(Row endpoint, int leaseSeconds) {
+    return pool.preparedQuery(LEASE)
+        .execute(
+            Tuple.of(
+                endpoint.getLong("tenant_id"),
+                endpoint.getString("id"),
+                owner,
+                (double) leaseSeconds))
+        .map(rows -> rows.size() == 0 ? null : rows.iterator().next());
   }
 
   private Future<Void> logged(Throwable failure) {

@@ -10,6 +10,8 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.sqlclient.Row;
+import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -48,7 +50,11 @@ final class WebhookSender {
     long timestamp = System.currentTimeMillis() / 1000;
     List<String> secrets = new ArrayList<>(2);
     secrets.add(endpoint.getString("secret"));
-    if (endpoint.getString("previous") != null) {
+    // The secret replaced by a rotation signs too, for a day after the rotation.
+    OffsetDateTime previousUntil = endpoint.getOffsetDateTime("previous_until");
+    if (endpoint.getString("previous") != null
+        && previousUntil != null
+        && previousUntil.toInstant().isAfter(Instant.now())) {
       secrets.add(endpoint.getString("previous"));
     }
     java.net.URI url = java.net.URI.create(endpoint.getString("url"));
