@@ -1,6 +1,8 @@
 package dev.lvg;
 
 import dev.lvg.admin.AdminRoutes;
+import dev.lvg.admin.AdmissionRoutes;
+import dev.lvg.admin.CallerRoutes;
 import dev.lvg.auth.Authentication;
 import dev.lvg.auth.BearerTokens;
 import dev.lvg.auth.Declaration;
@@ -14,6 +16,7 @@ import dev.lvg.catalog.CatalogService;
 import dev.lvg.catalog.Locations;
 import dev.lvg.config.Deadlines;
 import dev.lvg.config.GatewayConfig;
+import dev.lvg.console.Console;
 import dev.lvg.feed.Feed;
 import dev.lvg.feed.FeedHub;
 import dev.lvg.feed.FeedRoutes;
@@ -31,6 +34,7 @@ import dev.lvg.http.RequestIds;
 import dev.lvg.metrics.GatewayMetrics;
 import dev.lvg.metrics.HttpMetrics;
 import dev.lvg.overload.Admission;
+import dev.lvg.overload.AdmissionReport;
 import dev.lvg.overload.ConcurrencyLimiter;
 import dev.lvg.overload.TenantRateLimit;
 import dev.lvg.tag.TagRoutes;
@@ -90,7 +94,9 @@ final class ApiVerticle extends VerticleBase {
       ContractValidation apiContract,
       ContractValidation adminContract,
       Set<Declaration> served,
-      Feed feed) {}
+      Feed feed,
+      AdmissionReport admission,
+      Console console) {}
 
   private static final JsonBodies JSON_BODIES = new JsonBodies();
   private static final Handler<RoutingContext> MAY_READ = Authentication.requiring(Right.READ);
@@ -194,6 +200,9 @@ final class ApiVerticle extends VerticleBase {
                     return tenant == null ? null : tenant.name();
                   }));
     }
+    if (shared.console() != null) {
+      shared.console().mount(router);
+    }
     AdminRoutes admin = new AdminRoutes(pool, config.adminApiKey(), shared.bearerTokens());
     Routes routes = new ChainedRoutes(router, authentication, admin::authorize);
     new VersionRoutes(pool, versions, paging).mount(routes);
@@ -203,6 +212,8 @@ final class ApiVerticle extends VerticleBase {
     new TransactionRoutes(pool).mount(routes);
     new TagRoutes(pool, branches, shared.pipeline().manifests(), paging).mount(routes);
     admin.mount(routes);
+    new AdmissionRoutes(pool, shared.admission()).mount(routes);
+    new CallerRoutes().mount(routes);
     FeedHub feedHub = new FeedHub(vertx, pool, shared.feed(), shared.reads(), shared.draining());
     new FeedRoutes(pool, shared.feed(), feedHub).mount(routes);
     boolean allowPrivate = config.feed().webhooks().allowPrivateTargets();

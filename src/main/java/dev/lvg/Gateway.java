@@ -7,6 +7,7 @@ import dev.lvg.catalog.CatalogRepository;
 import dev.lvg.catalog.Locations;
 import dev.lvg.catalog.NamespaceRepository;
 import dev.lvg.config.GatewayConfig;
+import dev.lvg.console.Console;
 import dev.lvg.db.Database;
 import dev.lvg.db.EmbeddedDatabase;
 import dev.lvg.db.Migrations;
@@ -17,6 +18,8 @@ import dev.lvg.http.OutageLog;
 import dev.lvg.management.ManagementVerticle;
 import dev.lvg.metrics.GatewayMetrics;
 import dev.lvg.metrics.HttpMetrics;
+import dev.lvg.overload.AdmissionReport;
+import dev.lvg.overload.ConcurrencyLimiter;
 import dev.lvg.tenancy.CredentialEvents;
 import dev.lvg.tenancy.Right;
 import dev.lvg.tenancy.TenantDirectory;
@@ -198,10 +201,10 @@ public final class Gateway implements AutoCloseable {
                         citus ->
                             Future.all(
                                     ContractValidation.spec(vertx, version()),
-                                    ContractValidation.admin(vertx))
+                                    ContractValidation.admin(vertx),
+                                    Console.load(vertx, config.console()))
                                 .compose(
-                                    contracts ->
-                                        deployApi(config, registry, tokens, citus, contracts))))
+                                    loaded -> deployApi(config, registry, tokens, citus, loaded))))
         .compose(deployed -> vertx.deployVerticle(storage.drops()))
         .compose(
             deployed -> {
@@ -237,7 +240,7 @@ public final class Gateway implements AutoCloseable {
       PrometheusMeterRegistry registry,
       BearerTokens tokens,
       boolean distributed,
-      CompositeFuture contracts) {
+      CompositeFuture loaded) {
     CatalogRepository catalog = new CatalogRepository(new NamespaceRepository());
     BranchRepository branches = new BranchRepository(catalog);
     VersionRepository versions = new VersionRepository(catalog, branches, distributed);
@@ -258,6 +261,8 @@ public final class Gateway implements AutoCloseable {
             config.commitBatchSize(),
             distributed,
             metrics);
+    ConcurrencyLimiter reads = Limits.admission(vertx, "reads", config.admission(), registry);
+    ConcurrencyLimiter writes = Limits.admission(vertx, "writes", config.admission(), registry);
     ApiVerticle.Shared shared =
         new ApiVerticle.Shared(
             config,
@@ -269,8 +274,8 @@ public final class Gateway implements AutoCloseable {
             new Locations(config.storageRoot(), config.s3(), storage.vendor()),
             versions,
             pipeline,
-            Limits.admission(vertx, "reads", config.admission(), registry),
-            Limits.admission(vertx, "writes", config.admission(), registry),
+            reads,
+            writes,
             Limits.tenantQuotas(config.tenantQuotas()),
             metrics,
             new HttpMetrics(registry),
@@ -278,10 +283,12 @@ public final class Gateway implements AutoCloseable {
             new AtomicInteger(),
             new AtomicInteger(),
             outages,
-            contracts.resultAt(0),
-            contracts.resultAt(1),
+            loaded.resultAt(0),
+            loaded.resultAt(1),
             served,
-            feed);
+            feed,
+            new AdmissionReport(List.of(reads, writes), registry),
+            loaded.resultAt(2));
     int port = config.port() == 0 ? -1 : config.port();
     return vertx
         .deployVerticle(

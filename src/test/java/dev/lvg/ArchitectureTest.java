@@ -107,12 +107,15 @@ class ArchitectureTest {
   @Test
   void everyApiRouteComesFromADeclaration() {
     // Only the chain that mounts a Declaration makes a route for a path on the API's router (its
-    // catch-all handlers take no path); the management port's few endpoints are its own.
+    // catch-all handlers take no path); the management port's few endpoints are its own, and so
+    // are the console's static files (pages, not operations of a contract).
     noClasses()
         .that()
         .doNotHaveFullyQualifiedName("dev.lvg.ApiVerticle$ChainedRoutes")
         .and()
         .resideOutsideOfPackage("dev.lvg.management..")
+        .and()
+        .resideOutsideOfPackage("dev.lvg.console..")
         .should()
         .callMethodWhere(
             new DescribedPredicate<JavaMethodCall>("make a Router route for a path") {

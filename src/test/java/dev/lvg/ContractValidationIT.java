@@ -133,6 +133,9 @@ class ContractValidationIT {
             "RotateWebhookSecret",
             "EnableWebhook",
             "ListWebhookDeadLetters",
+            "DescribeAdmission",
+            "DescribeOwnAdmission",
+            "DescribeCaller",
             "QueryEvents",
             "StreamEvents");
     for (SpecOperations.Operation op : operations) {

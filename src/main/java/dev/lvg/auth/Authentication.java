@@ -80,7 +80,7 @@ public final class Authentication implements Handler<RoutingContext> {
     if (key != null) {
       String hash = TenantDirectory.hash(key.trim());
       Tenant known = tenants.lastResolvedTenant(hash);
-      return known != null ? "tenant:" + known.id() : UNRESOLVED;
+      return known != null ? requesterOf(known.id()) : UNRESOLVED;
     }
     String authorization = request.getHeader("Authorization");
     if (authorization == null) {
@@ -89,10 +89,15 @@ public final class Authentication implements Handler<RoutingContext> {
     String token = bearerTokens == null ? null : bearerToken(authorization);
     Tenant verified =
         token == null ? null : tenants.lastVerifiedTenant(TenantDirectory.hash(token));
-    return verified != null ? "tenant:" + verified.id() : UNRESOLVED;
+    return verified != null ? requesterOf(verified.id()) : UNRESOLVED;
   }
 
   /** The tenant this request was authenticated as. */
+  /** The requester admission control names a tenant by. */
+  public static String requesterOf(long tenantId) {
+    return "tenant:" + tenantId;
+  }
+
   public static Tenant tenant(RoutingContext ctx) {
     return ctx.get(TENANT);
   }

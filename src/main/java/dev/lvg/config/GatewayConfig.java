@@ -46,7 +46,8 @@ public record GatewayConfig(
     String adminApiKey,
     Path tlsCert,
     Path tlsKey,
-    FeedSettings feed) {
+    FeedSettings feed,
+    boolean console) {
 
   /** True when the API port serves TLS (and HTTP/2 through ALPN). */
   public boolean tls() {
@@ -193,7 +194,8 @@ public record GatewayConfig(
         emptyToNull(s.string("LVG_ADMIN_API_KEY", "")),
         readable(s, "LVG_TLS_CERT", "LVG_TLS_KEY"),
         readable(s, "LVG_TLS_KEY", "LVG_TLS_CERT"),
-        FeedSettings.from(s));
+        FeedSettings.from(s),
+        s.bool("LVG_CONSOLE", false));
   }
 
   private static S3Settings s3(Settings s) {

@@ -1,5 +1,6 @@
 package dev.lvg.feed;
 
+import dev.lvg.auth.Authentication;
 import dev.lvg.config.FeedSettings;
 import dev.lvg.overload.ConcurrencyLimiter;
 import dev.lvg.tenancy.Tenant;
@@ -111,7 +112,9 @@ public final class FeedHub {
   Future<FeedLog.Page> page(
       Tenant tenant, FeedLog.Head head, long after, FeedLog.Filter filter, int size) {
     Future<ConcurrencyLimiter.Permit> admitted =
-        reads == null ? Future.succeededFuture() : reads.acquire("tenant:" + tenant.id());
+        reads == null
+            ? Future.succeededFuture()
+            : reads.acquire(Authentication.requesterOf(tenant.id()));
     return admitted.compose(
         permit ->
             log.page(pool, tenant, head, after, filter, size)

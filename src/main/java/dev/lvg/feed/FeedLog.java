@@ -109,13 +109,20 @@ public final class FeedLog {
             });
   }
 
+  /** The token that starts after the newest event: only what commits from then on. */
+  public static final String NOW = "now";
+
   /**
-   * Where a reader starts: after {@code token}, or (null or empty) after the oldest event kept. 410
-   * for a cursor of another history, one older than the retention, or one past the head.
+   * Where a reader starts: after {@code token}, (null or empty) after the oldest event kept, or
+   * ({@link #NOW}) after the newest. 410 for a cursor of another history, one older than the
+   * retention, or one past the head.
    */
   public static long start(Head head, String token) {
     if (token == null || token.isEmpty()) {
       return head.expiredThrough();
+    }
+    if (token.equals(NOW)) {
+      return head.last();
     }
     FeedCursor cursor = FeedCursor.parse(token);
     if (!cursor.epoch().equals(head.epoch())) {

@@ -1,0 +1,300 @@
+package dev.lvg.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lvg.Api;
+import dev.lvg.TestGateway;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Level;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.TestWatcher;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The console in a real browser (Debian's chromium, headless, through its chromedriver) against a
+ * real gateway: sign-in with each kind of key, the catalog down to a table's versions, a commit
+ * appearing live, the operator issuing a key that then works on the API, a read key without write
+ * controls whose forged write is refused, a wrong key's message; and, after every test, that no URL
+ * the browser requested carried a credential. A failing test leaves a screenshot under
+ * target/console-screenshots/.
+ */
+class ConsoleIT {
+  private static final String ADMIN_KEY = "console-admin-key";
+  private static final String CHROMIUM = "/usr/lib/chromium/chromium";
+  private static final String CHROMEDRIVER = "/usr/bin/chromedriver";
+  private static final Path SCREENSHOTS = Path.of("target", "console-screenshots");
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private static TestGateway gw;
+  private static ChromeDriver browser;
+  private static final List<String> secrets = new ArrayList<>(List.of(ADMIN_KEY));
+
+  @RegisterExtension
+  final TestWatcher screenshots =
+      new TestWatcher() {
+        @Override
+        public void testFailed(ExtensionContext context, Throwable cause) {
+          screenshot(context.getRequiredTestMethod().getName());
+        }
+      };
+
+  @BeforeAll
+  static void start() throws Exception {
+    if (!Files.isExecutable(Path.of(CHROMIUM)) || !Files.isExecutable(Path.of(CHROMEDRIVER))) {
+      Process install = new ProcessBuilder("bash", "chaos/browser.sh").inheritIO().start();
+      assertThat(install.waitFor()).as("chaos/browser.sh installed chromium").isZero();
+    }
+    gw = TestGateway.dedicated(Map.of("LVG_CONSOLE", "true", "LVG_ADMIN_API_KEY", ADMIN_KEY));
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary(CHROMIUM);
+    options.addArguments(
+        "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900");
+    LoggingPreferences logs = new LoggingPreferences();
+    logs.enable(LogType.PERFORMANCE, Level.ALL);
+    options.setCapability("goog:loggingPrefs", logs);
+    ChromeDriverService service =
+        new ChromeDriverService.Builder().usingDriverExecutable(new File(CHROMEDRIVER)).build();
+    browser = new ChromeDriver(service, options);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (browser != null) {
+      browser.quit();
+    }
+    if (gw != null) {
+      gw.gateway.close();
+    }
+  }
+
+  @BeforeEach
+  void freshTab() {
+    browser.get(gw.baseUrl + "/console/");
+    ((JavascriptExecutor) browser).executeScript("sessionStorage.clear()");
+    browser.get(gw.baseUrl + "/console/");
+  }
+
+  /** No URL the browser asked for holds a credential (read from its performance log). */
+  @AfterEach
+  void noCredentialInAnyUrl() throws IOException {
+    List<String> urls = new ArrayList<>();
+    for (LogEntry entry : browser.manage().logs().get(LogType.PERFORMANCE)) {
+      JsonNode message = JSON.readTree(entry.getMessage()).path("message");
+      if (message.path("method").asText().equals("Network.requestWillBeSent")) {
+        urls.add(message.path("params").path("request").path("url").asText());
+      }
+    }
+    assertThat(urls).isNotEmpty();
+    for (String secret : secrets) {
+      assertThat(urls).noneMatch(url -> url.contains(secret));
+    }
+  }
+
+  private static void screenshot(String name) {
+    try {
+      Files.createDirectories(SCREENSHOTS);
+      Files.copy(
+          browser.getScreenshotAs(OutputType.FILE).toPath(),
+          SCREENSHOTS.resolve(name + ".png"),
+          StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static String tenantKey(String prefix) {
+    String key = gw.newTenant(prefix);
+    secrets.add(key);
+    return key;
+  }
+
+  private static String tenantOf(String key) {
+    return Api.call(gw.baseUrl, "GET", "/v1/whoami", null, key).json().path("tenant").asText();
+  }
+
+  private static WebElement await(By by) {
+    return new WebDriverWait(browser, Duration.ofSeconds(10))
+        .until(ExpectedConditions.visibilityOfElementLocated(by));
+  }
+
+  private static void signIn(String secret) {
+    await(By.id("secret")).sendKeys(secret);
+    browser.findElement(By.id("signin")).click();
+  }
+
+  private static String who() {
+    return new WebDriverWait(browser, Duration.ofSeconds(10))
+        .until(
+            driver -> {
+              String text = driver.findElement(By.id("who")).getText();
+              return text.isEmpty() ? null : text;
+            });
+  }
+
+  /** Declares ns$table and commits versions 1..n through the API. */
+  private static void tableWithVersions(Api api, String namespace, String table, int n) {
+    api.declare(namespace, table);
+    for (int v = 1; v <= n; v++) {
+      commit(api, namespace, table, v);
+    }
+  }
+
+  private static void commit(Api api, String namespace, String table, int version) {
+    String path = table + "/_versions/" + version + ".manifest";
+    api.post(
+            "/v1/table/" + namespace + "%24" + table + "/version/create",
+            Api.createBody(version, path))
+        .assertOk();
+  }
+
+  @Test
+  void theConsoleIsServedWithItsSecurityHeaders() {
+    for (String file : List.of("/console/", "/console/app.js", "/console/console.css")) {
+      Api.Response response = Api.call(gw.baseUrl, "GET", file, null, null);
+      assertThat(response.status()).isEqualTo(200);
+      assertThat(response.raw().headers().firstValue("Content-Security-Policy"))
+          .contains(Console.CONTENT_SECURITY_POLICY);
+      assertThat(response.raw().headers().firstValue("X-Content-Type-Options")).contains("nosniff");
+      assertThat(response.raw().headers().firstValue("Set-Cookie")).isEmpty();
+    }
+    assertThat(Api.call(gw.baseUrl, "GET", "/console/missing.js", null, null).status())
+        .isEqualTo(404);
+  }
+
+  @Test
+  void aWriteKeyBrowsesToATableSeesItsVersionsAndCreatesANamespace() {
+    String key = tenantKey("console-w");
+    Api api = gw.api(key);
+    tableWithVersions(api, "sales", "orders", 60);
+    signIn(key);
+    assertThat(who()).contains("read and write");
+    await(By.xpath("//button[contains(., 'sales')]")).click();
+    await(By.linkText("orders")).click();
+    await(By.id("location"));
+    List<WebElement> rows = browser.findElements(By.cssSelector("#versions tbody tr"));
+    assertThat(rows).hasSize(50); // one page, newest first
+    assertThat(rows.get(0).findElement(By.tagName("td")).getText()).isEqualTo("60");
+    browser.findElement(By.id("older-versions")).click();
+    new WebDriverWait(browser, Duration.ofSeconds(10))
+        .until(d -> d.findElements(By.cssSelector("#versions tbody tr")).size() == 60);
+    await(By.xpath("//h3[text()='Branches']"));
+    screenshot("readme-table");
+    browser.findElement(By.linkText("Catalog")).click();
+    await(By.id("namespace-name")).sendKeys("made_in_console");
+    browser.findElement(By.cssSelector("#namespace-form button")).click();
+    await(By.xpath("//button[contains(., 'made_in_console')]"));
+    api.post("/v1/namespace/made_in_console/describe", "{}").assertOk();
+  }
+
+  @Test
+  void aCommitMadeThroughTheApiAppearsLiveWithinTwoSeconds() {
+    String key = tenantKey("console-live");
+    Api api = gw.api(key);
+    tableWithVersions(api, "live", "events", 1);
+    signIn(key);
+    who();
+    browser.get(gw.baseUrl + "/console/#/live");
+    new WebDriverWait(browser, Duration.ofSeconds(10))
+        .until(
+            ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("#live-commits[data-tail='open']")));
+    long committed = System.nanoTime();
+    commit(api, "live", "events", 2);
+    new WebDriverWait(browser, Duration.ofSeconds(2))
+        .until(
+            ExpectedConditions.textToBePresentInElementLocated(
+                By.id("live-commits"), "live$events"));
+    assertThat((System.nanoTime() - committed) / 1_000_000).isLessThan(2000);
+    assertThat(browser.findElement(By.cssSelector("#live-commits tr td:nth-child(3)")).getText())
+        .isEqualTo("2");
+    new WebDriverWait(browser, Duration.ofSeconds(5))
+        .until(d -> !d.findElement(By.id("commits-rate")).getText().equals("0.0"));
+    screenshot("readme-live");
+  }
+
+  @Test
+  void aReadKeySeesNoWriteControlsAndItsForgedWriteIsRefused() throws Exception {
+    String writer = tenantKey("console-r");
+    String tenant = tenantOf(writer);
+    tableWithVersions(gw.api(writer), "ro", "table", 2);
+    String reader = gw.readKey(tenant);
+    secrets.add(reader);
+    signIn(reader);
+    assertThat(who()).contains("read only");
+    await(By.xpath("//button[contains(., 'ro')]")).click();
+    await(By.linkText("table")).click();
+    await(By.xpath("//h3[text()='Branches']"));
+    browser.findElement(By.linkText("Catalog")).click();
+    await(By.xpath("//button[contains(., 'ro')]"));
+    assertThat(browser.findElements(By.id("namespace-form"))).isEmpty();
+    Object status =
+        ((JavascriptExecutor) browser)
+            .executeAsyncScript(
+                "const done = arguments[arguments.length - 1];"
+                    + "const secret = JSON.parse(sessionStorage.getItem('lvg.credential')).value;"
+                    + "fetch('/v1/namespace/forged/create', {method: 'POST',"
+                    + " headers: {'x-api-key': secret, 'Content-Type': 'application/json'},"
+                    + " body: '{}'}).then(r => done(r.status), e => done(String(e)));");
+    assertThat(status).isEqualTo(403L);
+    gw.api(writer).post("/v1/namespace/forged/describe", "{}").assertError(404, 1);
+  }
+
+  @Test
+  void aWrongKeyIsToldSoAndStaysSignedOut() {
+    signIn("not-a-key-" + System.nanoTime());
+    WebElement status = await(By.cssSelector("#status.error"));
+    assertThat(status.getText()).contains("did not accept this credential");
+    assertThat(browser.findElement(By.id("nav")).isDisplayed()).isFalse();
+    assertThat(((JavascriptExecutor) browser).executeScript("return sessionStorage.length"))
+        .isEqualTo(0L);
+  }
+
+  @Test
+  void theOperatorIssuesAKeyInTheConsoleThatThenWorksOnTheApi() {
+    String tenant = tenantOf(tenantKey("console-admin"));
+    signIn(ADMIN_KEY);
+    assertThat(who()).contains("operator");
+    await(By.xpath("//caption[text()='Tenants']"));
+    // The shared database holds many tenants: open this one's page by its address.
+    browser.get(gw.baseUrl + "/console/#/admin/tenant/" + tenant);
+    await(By.id("key-write")).click();
+    browser.findElement(By.id("issue-key")).click();
+    String issued = await(By.id("new-key-secret")).getText();
+    secrets.add(issued);
+    assertThat(issued).isNotBlank();
+    Api api = gw.api(issued);
+    api.post("/v1/namespace/fromconsole/create", "{}").assertOk();
+    assertThat(
+            Api.call(gw.baseUrl, "GET", "/v1/whoami", null, issued).json().path("tenant").asText())
+        .isEqualTo(tenant);
+    browser.get(gw.baseUrl + "/console/#/admin/admission");
+    await(By.xpath("//caption[text()='Classes']"));
+  }
+}
