@@ -51,10 +51,10 @@ postgres_ticks() { # the postmaster, its exited children and its live ones
 
 rss_mib() { echo $(( $(awk '/VmRSS/ {print $2}' "/proc/$1/status") / 1024 )); }
 
-start_gateway() { # mode [LVG_* settings ...]
+start_gateway() { # mode [LVG_* settings ...]; KEEP_DATABASE=1 starts on the database as it is
   local mode=$1
   shift
-  fresh_database
+  [ -n "${KEEP_DATABASE:-}" ] || fresh_database
   server_data=$(mktemp -d "$PWD/target/bench-data-XXXX")
   env "$@" LVG_PORT=$PORT LVG_MANAGEMENT_PORT=$MANAGEMENT LVG_HOST=127.0.0.1 LVG_DB_URL=$PG_URL \
     LVG_MANIFEST_MODE="$mode" LVG_DATA_DIR="$server_data" LVG_BOOTSTRAP_TENANT=bench LVG_BOOTSTRAP_API_KEY=$KEY \
