@@ -78,5 +78,10 @@ async function route() {
   main.focus();
 }
 
+// The skip link moves the focus to the content; as a plain #main link it would change the route.
+document.querySelector(".skip").addEventListener("click", (event) => {
+  event.preventDefault();
+  document.getElementById("main").focus();
+});
 window.addEventListener("hashchange", () => { clearStatus(); route(); });
 route();

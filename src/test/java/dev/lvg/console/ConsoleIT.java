@@ -2,10 +2,14 @@ package dev.lvg.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.deque.html.axecore.results.Results;
+import com.deque.html.axecore.results.Rule;
+import com.deque.html.axecore.selenium.AxeBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lvg.Api;
 import dev.lvg.TestGateway;
+import dev.lvg.auth.JwksIssuer;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -13,8 +17,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.logging.Level;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -25,16 +31,20 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.TestWatcher;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
 import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -53,7 +63,9 @@ class ConsoleIT {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private static TestGateway gw;
+  private static JwksIssuer issuer;
   private static ChromeDriver browser;
+  private static final List<String> requestedUrls = new ArrayList<>();
   private static final List<String> secrets = new ArrayList<>(List.of(ADMIN_KEY));
 
   @RegisterExtension
@@ -71,7 +83,11 @@ class ConsoleIT {
       Process install = new ProcessBuilder("bash", "chaos/browser.sh").inheritIO().start();
       assertThat(install.waitFor()).as("chaos/browser.sh installed chromium").isZero();
     }
-    gw = TestGateway.dedicated(Map.of("LVG_CONSOLE", "true", "LVG_ADMIN_API_KEY", ADMIN_KEY));
+    issuer = new JwksIssuer();
+    Map<String, String> settings = new HashMap<>(issuer.gatewaySettings());
+    settings.put("LVG_CONSOLE", "true");
+    settings.put("LVG_ADMIN_API_KEY", ADMIN_KEY);
+    gw = TestGateway.dedicated(settings);
     ChromeOptions options = new ChromeOptions();
     options.setBinary(CHROMIUM);
     options.addArguments(
@@ -92,10 +108,15 @@ class ConsoleIT {
     if (gw != null) {
       gw.gateway.close();
     }
+    if (issuer != null) {
+      issuer.close();
+    }
   }
 
   @BeforeEach
   void freshTab() {
+    requested();
+    requestedUrls.clear();
     browser.get(gw.baseUrl + "/console/");
     ((JavascriptExecutor) browser).executeScript("sessionStorage.clear()");
     browser.get(gw.baseUrl + "/console/");
@@ -103,18 +124,27 @@ class ConsoleIT {
 
   /** No URL the browser asked for holds a credential (read from its performance log). */
   @AfterEach
-  void noCredentialInAnyUrl() throws IOException {
-    List<String> urls = new ArrayList<>();
-    for (LogEntry entry : browser.manage().logs().get(LogType.PERFORMANCE)) {
-      JsonNode message = JSON.readTree(entry.getMessage()).path("message");
-      if (message.path("method").asText().equals("Network.requestWillBeSent")) {
-        urls.add(message.path("params").path("request").path("url").asText());
-      }
-    }
+  void noCredentialInAnyUrl() {
+    List<String> urls = requested();
     assertThat(urls).isNotEmpty();
     for (String secret : secrets) {
       assertThat(urls).noneMatch(url -> url.contains(secret));
     }
+  }
+
+  /** Every URL the browser requested during this test, from its performance log. */
+  private static List<String> requested() {
+    for (LogEntry entry : browser.manage().logs().get(LogType.PERFORMANCE)) {
+      try {
+        JsonNode message = JSON.readTree(entry.getMessage()).path("message");
+        if (message.path("method").asText().equals("Network.requestWillBeSent")) {
+          requestedUrls.add(message.path("params").path("request").path("url").asText());
+        }
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    return requestedUrls;
   }
 
   private static void screenshot(String name) {
@@ -296,5 +326,138 @@ class ConsoleIT {
         .isEqualTo(tenant);
     browser.get(gw.baseUrl + "/console/#/admin/admission");
     await(By.xpath("//caption[text()='Classes']"));
+  }
+
+  @Test
+  void aBearerTokenSignsInWithTheRightsItGrants() throws Exception {
+    String tenant = tenantOf(tenantKey("console-jwt"));
+    String token =
+        JwksIssuer.token(issuer.signing, "k1", JwksIssuer.claims(tenant, "lance:read lance:write"));
+    secrets.add(token);
+    new Select(await(By.id("kind"))).selectByValue("token");
+    signIn(token);
+    assertThat(who()).isEqualTo("Tenant " + tenant + " · read and write");
+    await(By.id("namespace-form"));
+  }
+
+  /**
+   * 1,000 namespaces and a table of 100,000 versions: the tree shows 100 namespaces and a button
+   * for the next 100; the table page asks for one page of 50 versions, newest first.
+   */
+  @Test
+  void aThousandNamespacesAndAHundredThousandVersionsAreReadAPageAtATime() {
+    String key = tenantKey("console-big");
+    Api api = gw.api(key);
+    api.declare("big", "history");
+    for (int i = 1; i < 1000; i++) {
+      api.post("/v1/namespace/ns" + String.format("%04d", i) + "/create", "{}").assertOk();
+    }
+    for (int batch = 0; batch < 100; batch++) {
+      StringBuilder entries = new StringBuilder();
+      for (int v = batch * 1000 + 1; v <= (batch + 1) * 1000; v++) {
+        entries
+            .append(entries.length() == 0 ? "" : ",")
+            .append("{\"id\":[\"big\",\"history\"],\"version\":")
+            .append(v)
+            .append(",\"manifest_path\":\"history/_versions/")
+            .append(v)
+            .append(".manifest\"}");
+      }
+      api.post("/v1/table/version/batch-create", "{\"entries\":[" + entries + "]}").assertOk();
+    }
+    signIn(key);
+    who();
+    By namespaces = By.cssSelector("ul.tree.root > li > button.toggle");
+    new WebDriverWait(browser, Duration.ofSeconds(10))
+        .until(d -> d.findElements(namespaces).size() == 100);
+    browser.findElement(By.xpath("//button[text()='More namespaces']")).click();
+    new WebDriverWait(browser, Duration.ofSeconds(10))
+        .until(d -> d.findElements(namespaces).size() == 200);
+    browser.get(
+        gw.baseUrl
+            + "/console/#/table/"
+            + java.net.URLEncoder.encode(
+                    "[\"big\",\"history\"]", java.nio.charset.StandardCharsets.UTF_8)
+                .replace("+", "%20"));
+    new WebDriverWait(browser, Duration.ofSeconds(10))
+        .until(d -> d.findElements(By.cssSelector("#versions tbody tr")).size() == 50);
+    assertThat(browser.findElement(By.cssSelector("#versions tbody tr td")).getText())
+        .isEqualTo("100000");
+    assertThat(requested())
+        .filteredOn(url -> url.contains("/version/list"))
+        .singleElement()
+        .satisfies(url -> assertThat(url).contains("limit=50"));
+  }
+
+  /**
+   * axe-core finds no WCAG 2.1 A or AA violation on the sign-in, catalog, table, live and operator
+   * pages; the catalog is used with the keyboard alone; at 400 px wide nothing overflows the page.
+   */
+  @Test
+  void thePagesPassAnAccessibilityAuditWorkFromTheKeyboardAndFitANarrowWindow() {
+    String key = tenantKey("console-a11y");
+    tableWithVersions(gw.api(key), "docs", "pages", 3);
+    accessible("sign-in");
+    // The key field has the focus; Enter submits the form.
+    new Actions(browser).sendKeys(key + Keys.ENTER).perform();
+    who();
+    await(By.xpath("//button[contains(., 'docs')]"));
+    accessible("catalog");
+    tabTo(element -> element.getTagName().equals("button") && element.getText().contains("docs"));
+    new Actions(browser).sendKeys(Keys.ENTER).perform();
+    await(By.linkText("pages"));
+    tabTo(element -> element.getTagName().equals("a") && element.getText().equals("pages"));
+    new Actions(browser).sendKeys(Keys.ENTER).perform();
+    await(By.id("location"));
+    accessible("table");
+    browser.manage().window().setSize(new Dimension(400, 800));
+    try {
+      Object overflow =
+          ((JavascriptExecutor) browser)
+              .executeScript(
+                  "return document.documentElement.scrollWidth - document.documentElement.clientWidth");
+      assertThat(((Number) overflow).longValue()).isLessThanOrEqualTo(0);
+      screenshot("narrow-table");
+    } finally {
+      browser.manage().window().setSize(new Dimension(1280, 900));
+    }
+    browser.get(gw.baseUrl + "/console/#/live");
+    await(By.id("commits-rate"));
+    accessible("live");
+    browser.findElement(By.xpath("//button[text()='Sign out']")).click();
+    signIn(ADMIN_KEY);
+    who();
+    await(By.xpath("//caption[text()='Tenants']"));
+    accessible("tenants");
+    browser.get(gw.baseUrl + "/console/#/admin/tenant/" + tenantOf(key));
+    await(By.id("issue-key"));
+    accessible("tenant");
+    browser.get(gw.baseUrl + "/console/#/admin/admission");
+    await(By.xpath("//caption[text()='Requesters']"));
+    accessible("admission");
+  }
+
+  private static void accessible(String page) {
+    Results results =
+        new AxeBuilder()
+            .withTags(List.of("wcag2a", "wcag2aa", "wcag21a", "wcag21aa"))
+            .analyze(browser);
+    List<String> violations = new ArrayList<>();
+    for (Rule rule : results.getViolations()) {
+      violations.add(rule.getId() + ": " + rule.getHelp() + " (" + rule.getNodes().size() + ")");
+    }
+    assertThat(violations).as("accessibility of the " + page + " page").isEmpty();
+  }
+
+  /** Presses Tab until the focused element is the one sought (at most 60 times). */
+  private static WebElement tabTo(Predicate<WebElement> sought) {
+    for (int i = 0; i < 60; i++) {
+      WebElement focused = browser.switchTo().activeElement();
+      if (sought.test(focused)) {
+        return focused;
+      }
+      new Actions(browser).sendKeys(Keys.TAB).perform();
+    }
+    throw new AssertionError("Tab never reached the element sought");
   }
 }
