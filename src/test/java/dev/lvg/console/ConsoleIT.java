@@ -35,6 +35,7 @@ import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -326,6 +327,68 @@ class ConsoleIT {
         .isEqualTo(tenant);
     browser.get(gw.baseUrl + "/console/#/admin/admission");
     await(By.xpath("//caption[text()='Classes']"));
+  }
+
+  @Test
+  void theOperatorCreatesDisablesAndEnablesATenantAndRevokesAKeyThroughTheConsole() {
+    String tenant = "made-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+    signIn(ADMIN_KEY);
+    who();
+    await(By.id("tenant-name")).sendKeys(tenant + Keys.ENTER);
+    assertThat(await(By.cssSelector("#status.ok")).getText()).contains(tenant);
+    browser.get(gw.baseUrl + "/console/#/admin/tenant/" + tenant);
+    await(By.id("issue-key")).click(); // read only: "May write" left unticked
+    String key = await(By.id("new-key-secret")).getText();
+    secrets.add(key);
+    JsonNode caller = Api.call(gw.baseUrl, "GET", "/v1/whoami", null, key).json();
+    assertThat(caller.path("tenant").asText()).isEqualTo(tenant);
+    assertThat(caller.path("rights").toString()).isEqualTo("[\"read\"]");
+
+    toggleTenant("Disable", tenant);
+    awaitStatus(key, 403);
+    toggleTenant("Enable", tenant);
+    awaitStatus(key, 200);
+
+    browser.get(gw.baseUrl + "/console/#/admin/tenant/" + tenant);
+    await(By.cssSelector("button[aria-label^='Revoke key']")).click();
+    await(By.xpath("//p[text()='No keys.']"));
+    awaitStatus(key, 401);
+    // The audit trail, oldest first, shows what the console did.
+    browser.navigate().refresh();
+    new WebDriverWait(browser, Duration.ofSeconds(10))
+        .until(
+            d ->
+                d.findElements(By.xpath("//td[text()='DisableTenant' or text()='EnableTenant']"))
+                        .size()
+                    == 2);
+  }
+
+  /** On the tenants page, pages on until the tenant's button shows, and presses it. */
+  private static void toggleTenant(String action, String tenant) {
+    browser.get(gw.baseUrl + "/console/#/admin/tenants");
+    By button = By.cssSelector("button[aria-label='" + action + " tenant " + tenant + "']");
+    By more = By.xpath("//button[text()='More tenants']");
+    new WebDriverWait(browser, Duration.ofSeconds(30))
+        .ignoring(StaleElementReferenceException.class)
+        .until(
+            d -> {
+              if (!d.findElements(button).isEmpty()) {
+                return true;
+              }
+              d.findElements(more).forEach(WebElement::click);
+              return false;
+            });
+    browser.findElement(button).click();
+    await(By.cssSelector("#status.ok"));
+  }
+
+  /**
+   * Waits until {@code key} gets {@code status} from the API (a credential change may take a
+   * moment).
+   */
+  private static void awaitStatus(String key, int status) {
+    new WebDriverWait(browser, Duration.ofSeconds(10))
+        .until(d -> Api.call(gw.baseUrl, "GET", "/v1/whoami", null, key).status() == status);
   }
 
   @Test
