@@ -119,8 +119,12 @@ public final class Main {
               Thread stop =
                   new Thread(
                       () -> {
-                        gateway.close();
-                        System.exit(128 + signal.getNumber());
+                        try {
+                          gateway.close();
+                        } finally {
+                          // Exits even if the stop failed: a process that ignores SIGTERM is worse.
+                          System.exit(128 + signal.getNumber());
+                        }
                       },
                       "lvg-shutdown");
               stop.start();
