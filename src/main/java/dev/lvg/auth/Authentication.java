@@ -92,12 +92,12 @@ public final class Authentication implements Handler<RoutingContext> {
     return verified != null ? requesterOf(verified.id()) : UNRESOLVED;
   }
 
-  /** The tenant this request was authenticated as. */
   /** The requester admission control names a tenant by. */
   public static String requesterOf(long tenantId) {
     return "tenant:" + tenantId;
   }
 
+  /** The tenant this request was authenticated as. */
   public static Tenant tenant(RoutingContext ctx) {
     return ctx.get(TENANT);
   }
