@@ -175,6 +175,12 @@ class ConsoleIT {
         .until(ExpectedConditions.visibilityOfElementLocated(by));
   }
 
+  /** Waits until exactly {@code count} elements match {@code by}. */
+  private static void awaitCount(By by, int count) {
+    new WebDriverWait(browser, Duration.ofSeconds(10))
+        .until(d -> d.findElements(by).size() == count);
+  }
+
   private static void signIn(String secret) {
     await(By.id("secret")).sendKeys(secret);
     browser.findElement(By.id("signin")).click();
@@ -228,13 +234,13 @@ class ConsoleIT {
     assertThat(who()).contains("read and write");
     await(By.xpath("//button[contains(., 'sales')]")).click();
     await(By.linkText("orders")).click();
-    await(By.id("location"));
+    // The location shows before the versions arrive: wait for the rows themselves.
+    awaitCount(By.cssSelector("#versions tbody tr"), 50); // one page, newest first
     List<WebElement> rows = browser.findElements(By.cssSelector("#versions tbody tr"));
-    assertThat(rows).hasSize(50); // one page, newest first
+    assertThat(rows).hasSize(50);
     assertThat(rows.get(0).findElement(By.tagName("td")).getText()).isEqualTo("60");
     browser.findElement(By.id("older-versions")).click();
-    new WebDriverWait(browser, Duration.ofSeconds(10))
-        .until(d -> d.findElements(By.cssSelector("#versions tbody tr")).size() == 60);
+    awaitCount(By.cssSelector("#versions tbody tr"), 60);
     await(By.xpath("//h3[text()='Branches']"));
     screenshot("readme-table");
     browser.findElement(By.linkText("Catalog")).click();
@@ -355,12 +361,7 @@ class ConsoleIT {
     awaitStatus(key, 401);
     // The audit trail, oldest first, shows what the console did.
     browser.navigate().refresh();
-    new WebDriverWait(browser, Duration.ofSeconds(10))
-        .until(
-            d ->
-                d.findElements(By.xpath("//td[text()='DisableTenant' or text()='EnableTenant']"))
-                        .size()
-                    == 2);
+    awaitCount(By.xpath("//td[text()='DisableTenant' or text()='EnableTenant']"), 2);
   }
 
   /** On the tenants page, pages on until the tenant's button shows, and presses it. */
@@ -431,19 +432,16 @@ class ConsoleIT {
     signIn(key);
     who();
     By namespaces = By.cssSelector("ul.tree.root > li > button.toggle");
-    new WebDriverWait(browser, Duration.ofSeconds(10))
-        .until(d -> d.findElements(namespaces).size() == 100);
+    awaitCount(namespaces, 100);
     browser.findElement(By.xpath("//button[text()='More namespaces']")).click();
-    new WebDriverWait(browser, Duration.ofSeconds(10))
-        .until(d -> d.findElements(namespaces).size() == 200);
+    awaitCount(namespaces, 200);
     browser.get(
         gw.baseUrl
             + "/console/#/table/"
             + java.net.URLEncoder.encode(
                     "[\"big\",\"history\"]", java.nio.charset.StandardCharsets.UTF_8)
                 .replace("+", "%20"));
-    new WebDriverWait(browser, Duration.ofSeconds(10))
-        .until(d -> d.findElements(By.cssSelector("#versions tbody tr")).size() == 50);
+    awaitCount(By.cssSelector("#versions tbody tr"), 50);
     assertThat(browser.findElement(By.cssSelector("#versions tbody tr td")).getText())
         .isEqualTo("100000");
     assertThat(requested())
