@@ -180,7 +180,7 @@ class ContractValidationIT {
               .get(60, TimeUnit.SECONDS);
       assertThat(contract.operations()).isNotEmpty();
     } finally {
-      vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      VertxInstances.close(vertx);
     }
   }
 }

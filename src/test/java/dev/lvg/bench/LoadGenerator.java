@@ -3,6 +3,7 @@ package dev.lvg.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lvg.ManifestFiles;
+import dev.lvg.VertxInstances;
 import dev.lvg.storage.Manifests;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -173,7 +174,7 @@ public final class LoadGenerator {
         load.answers.write();
       }
     } finally {
-      vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      VertxInstances.close(vertx);
     }
   }
 

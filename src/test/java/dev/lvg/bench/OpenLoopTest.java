@@ -2,6 +2,7 @@ package dev.lvg.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lvg.VertxInstances;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServer;
@@ -74,7 +75,7 @@ class OpenLoopTest {
 
   @AfterEach
   void stop() throws Exception {
-    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    VertxInstances.close(vertx);
   }
 
   private OpenLoop openLoop(int maxConnections) {

@@ -2,6 +2,7 @@ package dev.lvg.db;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lvg.VertxInstances;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.ClosedConnectionException;
@@ -23,7 +24,7 @@ class ReadAgainIfClosedTest {
 
   @AfterEach
   void stop() throws Exception {
-    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    VertxInstances.close(vertx);
   }
 
   /** A read that fails with {@code failure} its first {@code failures} times, then answers. */

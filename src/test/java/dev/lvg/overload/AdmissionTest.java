@@ -2,6 +2,7 @@ package dev.lvg.overload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lvg.VertxInstances;
 import dev.lvg.http.ErrorResponder;
 import dev.lvg.http.OutageLog;
 import io.vertx.core.Vertx;
@@ -34,7 +35,7 @@ class AdmissionTest {
 
   @AfterEach
   void close() throws Exception {
-    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    VertxInstances.close(vertx);
   }
 
   /** A server whose one operation is behind a limit of one, waiting at most {@code waitMillis}. */

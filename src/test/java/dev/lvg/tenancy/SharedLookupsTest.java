@@ -2,6 +2,7 @@ package dev.lvg.tenancy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lvg.VertxInstances;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -114,7 +115,7 @@ class SharedLookupsTest {
         assertThat(heard.get(10, TimeUnit.SECONDS)).isTrue();
       }
     } finally {
-      vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      VertxInstances.close(vertx);
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.lvg.tenancy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lvg.TestGateway;
+import dev.lvg.VertxInstances;
 import dev.lvg.db.Database;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
@@ -66,7 +67,7 @@ class TenantDirectoryIT {
 
   @AfterEach
   void close() throws Exception {
-    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    VertxInstances.close(vertx);
   }
 
   @Test

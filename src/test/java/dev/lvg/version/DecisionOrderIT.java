@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lvg.Api;
 import dev.lvg.TestGateway;
+import dev.lvg.VertxInstances;
 import dev.lvg.audit.Actor;
 import dev.lvg.catalog.BranchRepository;
 import dev.lvg.catalog.CatalogRepository;
@@ -52,7 +53,7 @@ class DecisionOrderIT {
   @AfterAll
   static void close() throws Exception {
     pool.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    VertxInstances.close(vertx);
   }
 
   /**
