@@ -1,9 +1,6 @@
 package dev.lvg.feed;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.config.WebhookSettings;
-import dev.lvg.http.ApiException;
-import dev.lvg.http.ErrorCode;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -107,12 +104,12 @@ public final class WebhookDispatcher {
       WHERE w.disabled_reason IS NULL""";
 
   private final Vertx vertx;
-  private final Pool pool;
-  private final FeedLog log;
+  final Pool pool;
+  final FeedLog log;
   private final WebhookSettings settings;
-  private final AtomicBoolean draining;
-  private final WebhookSender sender;
-  private final String owner = "gw-" + UUID.randomUUID();
+  final AtomicBoolean draining;
+  final WebhookSender sender;
+  final String owner = "gw-" + UUID.randomUUID();
   private final Feed feed;
   private boolean running;
   private long rounds;
@@ -202,100 +199,19 @@ public final class WebhookDispatcher {
   private Future<Void> deliver(Row endpoint) {
     Tenant tenant = new Tenant(endpoint.getLong("tenant_id"), endpoint.getString("tenant"));
     String[] types = endpoint.getArrayOfStrings("event_types");
-    Run run =
-        new Run(
+    WebhookTurn turn =
+        new WebhookTurn(
+            this,
             endpoint,
             tenant,
             endpoint.getString("id"),
             new FeedLog.Filter(types == null ? null : EventTypes.operations(List.of(types)), null),
             System.currentTimeMillis() + settings.timeoutMillis());
-    return run.page(endpoint.getLong("delivered_through"), endpoint.getInteger("attempts"));
-  }
-
-  /**
-   * One endpoint's turn on its lease: its events in order, a page at a time, each sent once the one
-   * before was accepted, for as long as they are accepted and the turn lasts (one timeout of the
-   * lease's three; no event is started after it). Progress is recorded after each page, so a
-   * gateway that dies mid-page sends that page's events again.
-   */
-  private final class Run {
-    private final Row endpoint;
-    private final Tenant tenant;
-    private final String id;
-    private final FeedLog.Filter filter;
-    private final long until;
-
-    Run(Row endpoint, Tenant tenant, String id, FeedLog.Filter filter, long until) {
-      this.endpoint = endpoint;
-      this.tenant = tenant;
-      this.id = id;
-      this.filter = filter;
-      this.until = until;
-    }
-
-    Future<Void> page(long after, int attempts) {
-      return FeedLog.head(pool, tenant)
-          .compose(head -> log.page(pool, tenant, head, after, filter, EVENTS_PER_PAGE))
-          .compose(
-              page ->
-                  page.events().isEmpty()
-                      ? update(DELIVERED, tenant, id, page.next().position())
-                      : send(page, 0, after, attempts),
-              failure -> {
-                if (failure instanceof ApiException gone
-                    && gone.errorCode() == ErrorCode.CURSOR_GONE) {
-                  count("disabled");
-                  return update(
-                      DISABLE,
-                      tenant,
-                      id,
-                      "events expired before they were delivered: " + gone.getMessage());
-                }
-                return Future.failedFuture(failure);
-              });
-    }
-
-    /** Sends event {@code i} of {@code page}; every event before it was accepted. */
-    private Future<Void> send(FeedLog.Page page, int i, long accepted, int attempts) {
-      if (i == page.events().size()) {
-        long through = page.next().position();
-        boolean more =
-            page.events().size() == EVENTS_PER_PAGE
-                && System.currentTimeMillis() < until
-                && !draining.get();
-        return more
-            ? pool.preparedQuery(HOLD)
-                .execute(Tuple.of(tenant.id(), id, owner, through))
-                .compose(held -> held.rowCount() == 1 ? page(through, 0) : Future.succeededFuture())
-            : update(DELIVERED, tenant, id, through);
-      }
-      if (i > 0 && System.currentTimeMillis() >= until) {
-        // The turn is over: it ends at most one timeout after its own, within the lease's three.
-        return update(DELIVERED, tenant, id, accepted);
-      }
-      ObjectNode event = page.events().get(i);
-      long position = Long.parseLong(event.get("sequence").asText());
-      return sender
-          .post(endpoint, event)
-          .compose(
-              answer -> {
-                if (answer.status() >= 200 && answer.status() < 300) {
-                  count("delivered");
-                  return send(page, i + 1, position, 0);
-                }
-                Future<Void> progress =
-                    i == 0
-                        ? Future.succeededFuture()
-                        : pool.preparedQuery(HOLD)
-                            .execute(Tuple.of(tenant.id(), id, owner, accepted))
-                            .mapEmpty();
-                return progress.compose(recorded -> settle(tenant, id, position, attempts, answer));
-              });
-    }
+    return turn.start(endpoint.getLong("delivered_through"), endpoint.getInteger("attempts"));
   }
 
   /** Records a refused delivery of the event at {@code position}: disabled, dead or retried. */
-  private Future<Void> settle(
+  Future<Void> settle(
       Tenant tenant, String id, long position, int attemptsBefore, WebhookSender.Answer answer) {
     if (answer.status() == 410) {
       count("disabled");
@@ -337,11 +253,11 @@ public final class WebhookDispatcher {
         .mapEmpty();
   }
 
-  private Future<Void> update(String sql, Tenant tenant, String id, Object value) {
+  Future<Void> update(String sql, Tenant tenant, String id, Object value) {
     return pool.preparedQuery(sql).execute(Tuple.of(tenant.id(), id, owner, value)).mapEmpty();
   }
 
-  private void count(String outcome) {
+  void count(String outcome) {
     feed.delivery(outcome);
   }
 }

@@ -17,9 +17,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Sends one event to one endpoint as Standard Webhooks 1.0 has it, after checking where its host
- * resolves now: a POST of the CloudEvent with its id, a timestamp and the signatures of the
- * endpoint's secrets, redirects not followed, connections kept alive between events.
+ * Sends one event to one endpoint as Standard Webhooks 1.0 has it: a POST of the CloudEvent with
+ * its id, a timestamp and the signatures of the endpoint's secrets, redirects not followed,
+ * connections kept alive between events. Where the endpoint's host resolves is checked apart, once
+ * a turn.
  */
 final class WebhookSender {
   private final Vertx vertx;
@@ -44,6 +45,17 @@ final class WebhookSender {
   /** What the endpoint answered: its status and Retry-After, or why there was no answer. */
   record Answer(int status, Long retryAfterMillis, String error) {}
 
+  /**
+   * Why the endpoint's host may not be called now, or null when it may: where it resolves is
+   * checked on a worker thread (the lookup blocks), once for each turn an endpoint gets on its
+   * lease.
+   */
+  Future<String> refusal(Row endpoint) {
+    String host = java.net.URI.create(endpoint.getString("url")).getHost();
+    return vertx.executeBlocking(() -> targets.refusal(host), false);
+  }
+
+  /** Sends {@code event}; the endpoint's target was checked by {@link #refusal} for this turn. */
   Future<Answer> post(Row endpoint, ObjectNode event) {
     String body = event.toString();
     String eventId = event.get("id").asText();
@@ -57,42 +69,31 @@ final class WebhookSender {
         && previousUntil.toInstant().isAfter(Instant.now())) {
       secrets.add(endpoint.getString("previous"));
     }
-    java.net.URI url = java.net.URI.create(endpoint.getString("url"));
-    return vertx
-        .executeBlocking(() -> targets.refusal(url.getHost()), false)
+    RequestOptions request =
+        new RequestOptions()
+            .setMethod(HttpMethod.POST)
+            .setAbsoluteURI(endpoint.getString("url"))
+            .setFollowRedirects(false)
+            .setTimeout(timeoutMillis)
+            .putHeader("content-type", "application/cloudevents+json; charset=utf-8")
+            .putHeader("user-agent", "lance-version-gateway")
+            .putHeader("webhook-id", eventId)
+            .putHeader("webhook-timestamp", Long.toString(timestamp))
+            .putHeader(
+                "webhook-signature", WebhookSigner.signature(secrets, eventId, timestamp, body));
+    return http.request(request)
+        .compose(sent -> sent.send(Buffer.buffer(body)))
         .compose(
-            refused -> {
-              if (refused != null) {
-                return Future.succeededFuture(new Answer(0, null, refused));
-              }
-              RequestOptions request =
-                  new RequestOptions()
-                      .setMethod(HttpMethod.POST)
-                      .setAbsoluteURI(url.toString())
-                      .setFollowRedirects(false)
-                      .setTimeout(timeoutMillis)
-                      .putHeader("content-type", "application/cloudevents+json; charset=utf-8")
-                      .putHeader("user-agent", "lance-version-gateway")
-                      .putHeader("webhook-id", eventId)
-                      .putHeader("webhook-timestamp", Long.toString(timestamp))
-                      .putHeader(
-                          "webhook-signature",
-                          WebhookSigner.signature(secrets, eventId, timestamp, body));
-              return http.request(request)
-                  .compose(sent -> sent.send(Buffer.buffer(body)))
-                  .compose(
-                      (HttpClientResponse response) ->
-                          response
-                              .body()
-                              .map(
-                                  ignored ->
-                                      new Answer(
-                                          response.statusCode(),
-                                          retryAfter(response.getHeader("retry-after")),
-                                          "HTTP " + response.statusCode())))
-                  .recover(
-                      failure -> Future.succeededFuture(new Answer(0, null, failure.toString())));
-            });
+            (HttpClientResponse response) ->
+                response
+                    .body()
+                    .map(
+                        ignored ->
+                            new Answer(
+                                response.statusCode(),
+                                retryAfter(response.getHeader("retry-after")),
+                                "HTTP " + response.statusCode())))
+        .recover(failure -> Future.succeededFuture(new Answer(0, null, failure.toString())));
   }
 
   /** Retry-After in seconds (the HTTP-date form is not taken); null when absent or unreadable. */

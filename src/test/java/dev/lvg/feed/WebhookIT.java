@@ -367,6 +367,75 @@ class WebhookIT {
   }
 
   @Test
+  void aLongTurnDeliversABacklogOfThirtyThousandEventsAndTheNextEventAfterIt() throws Exception {
+    // A minute's turn, so that one turn sends the whole backlog to a receiver that keeps up.
+    TestGateway gw = delivering("LVG_WEBHOOK_TIMEOUT_MILLIS", "60000");
+    int backlog = 30_000;
+    try (Receiver receiver = new Receiver()) {
+      String tenant = "hook-" + UUID.randomUUID().toString().substring(0, 8);
+      Api api = gw.api(gw.tenantWithKey(tenant));
+      register(gw, tenant, "{\"url\":\"" + receiver.url() + "\"}");
+      // The backlog is written as the gateway writes namespace creates: audit rows numbered by the
+      // feed's trigger, in one transaction.
+      try (java.sql.Connection db = gw.jdbc();
+          java.sql.PreparedStatement insert =
+              db.prepareStatement(
+                  """
+                  INSERT INTO audit_events (tenant_id, at, operation, credential, object, version,
+                                            transaction_id, request_id, context)
+                  SELECT t.id, now(), 'CreateNamespace', ARRAY['k'], ARRAY['backlog' || g],
+                         ARRAY[NULL::bigint], ARRAY[gen_random_uuid()], ARRAY['r'], ARRAY['{}']
+                  FROM tenants t CROSS JOIN generate_series(1, ?) g WHERE t.name = ?""")) {
+        insert.setInt(1, backlog);
+        insert.setString(2, tenant);
+        assertThat(insert.executeUpdate()).isEqualTo(backlog);
+      }
+      await(() -> receiver.received.size() == backlog, 120_000);
+      api.post("/v1/namespace/after/create", "{}").assertOk();
+      await(() -> receiver.received.size() == backlog + 1, 10_000);
+      for (int i = 0; i < backlog; i += 997) {
+        assertThat(receiver.received.get(i).json().get("subject").asText())
+            .isEqualTo("backlog" + (i + 1));
+      }
+      assertThat(receiver.received.get(backlog).json().get("subject").asText()).isEqualTo("after");
+    } finally {
+      gw.gateway.close();
+    }
+  }
+
+  @Test
+  void aTargetIsCheckedAgainWhenItsEventsAreSent() throws Exception {
+    // Registered where loopback targets are allowed, delivered by a gateway where they are not:
+    // the delivering gateway's own check refuses the target, and the receiver hears nothing.
+    TestGateway registering = delivering("LVG_WEBHOOK_DELIVER", "false");
+    TestGateway sending = delivering("LVG_WEBHOOK_ALLOW_PRIVATE_TARGETS", "false");
+    try (Receiver receiver = new Receiver()) {
+      String tenant = "hook-" + UUID.randomUUID().toString().substring(0, 8);
+      Api api = registering.api(registering.tenantWithKey(tenant));
+      register(registering, tenant, "{\"url\":\"" + receiver.url() + "\"}");
+      api.post("/v1/namespace/a/create", "{}").assertOk();
+      String hooks = "/admin/v1/tenants/" + tenant + "/webhooks";
+      await(
+          () ->
+              admin(sending, "GET", hooks, null)
+                      .assertOk()
+                      .get("webhooks")
+                      .get(0)
+                      .get("attempts")
+                      .asInt()
+                  >= 2,
+          10_000);
+      JsonNode hook = admin(sending, "GET", hooks, null).assertOk().get("webhooks").get(0);
+      assertThat(hook.get("last_error").asText()).contains("127.0.0.1", "loopback");
+      assertThat(hook.get("delivered_through").asLong()).isZero();
+      assertThat(receiver.received).isEmpty();
+    } finally {
+      sending.gateway.close();
+      registering.gateway.close();
+    }
+  }
+
+  @Test
   void loopbackPrivateAndLinkLocalTargetsAreRefused() {
     TestGateway gw =
         TestGateway.dedicated(
