@@ -210,7 +210,10 @@ public final class FeedLog {
     event.put("id", new FeedCursor(epoch, position).toString());
     event.put("source", source + "/tenants/" + tenant.name());
     event.put("type", EventTypes.of(operation));
-    event.put("subject", object);
+    if (object != null && !object.isEmpty()) {
+      // CloudEvents 1.0: a subject, when present, is a non-empty string; a batch has none.
+      event.put("subject", object);
+    }
     event.put("time", DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(row.getOffsetDateTime("at")));
     event.put("sequence", FeedCursor.sequence(position));
     event.put("datacontenttype", "application/json");

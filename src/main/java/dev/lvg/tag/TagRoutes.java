@@ -165,6 +165,9 @@ public final class TagRoutes {
                     .compose(done -> recorded("CreateTableTag", ctx, body, tag, version)));
   }
 
+  /**
+   * The version is looked up before the tag, in the upstream contract's order: 404 code 11 first.
+   */
   private Future<ObjectNode> update(RoutingContext ctx) {
     Body body = Requests.requiredBody(ctx);
     String tag = tagName(body);
@@ -174,23 +177,24 @@ public final class TagRoutes {
     return table(ctx, body, branch)
         .compose(
             table ->
-                files
-                    .read(table.location(), tag)
+                manifestSize(tenant, table, branch, version)
                     .compose(
-                        old ->
-                            manifestSize(tenant, table, branch, version)
+                        size ->
+                            files
+                                .read(table.location(), tag)
                                 .compose(
-                                    size ->
-                                        files.replace(
-                                            table.location(),
-                                            tag,
-                                            file(
-                                                branch,
-                                                version,
-                                                size,
-                                                old.getString(
-                                                    "createdAt", Instant.now().toString()),
-                                                Instant.now().toString()))))
+                                    old -> {
+                                      String now = Instant.now().toString();
+                                      return files.replace(
+                                          table.location(),
+                                          tag,
+                                          file(
+                                              branch,
+                                              version,
+                                              size,
+                                              old.getString("createdAt", now),
+                                              now));
+                                    }))
                     .compose(done -> recorded("UpdateTableTag", ctx, body, tag, version)));
   }
 

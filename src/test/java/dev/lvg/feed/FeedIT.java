@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lvg.Api;
+import dev.lvg.NodeProject;
 import dev.lvg.TestGateway;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.util.ArrayList;
@@ -22,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * passes a change that commits late; expiry and the 410 that follows it.
  */
 class FeedIT {
+  private static final NodeProject CLOUDEVENTS = NodeProject.of("cloudevents-check", "cloudevents");
   private static TestGateway gateway;
 
   @BeforeAll
@@ -70,7 +74,7 @@ class FeedIT {
   }
 
   @Test
-  void everyCommittedChangeIsOneEventInCommitOrder() {
+  void everyCommittedChangeIsOneEventInCommitOrder() throws Exception {
     Api api = gateway.api(gateway.newTenant("feed"));
     api.post("/v1/namespace/ns/create", "{}").assertOk();
     api.post("/v1/table/ns%24t/declare", "{}").assertOk();
@@ -154,6 +158,20 @@ class FeedIT {
     // All but the two batch events, which name no one object.
     assertThat(all(api, 100, ",\"catalog-objects-by-name\":[[\"ns\"]]")).hasSize(12);
     assertThat(all(api, 100, ",\"catalog-objects-by-name\":[[\"other\"]]")).isEmpty();
+    assertValidCloudEvents(events);
+  }
+
+  /** Every event passes the official CloudEvents SDK's strict validation (npm cloudevents). */
+  static void assertValidCloudEvents(List<JsonNode> events) throws Exception {
+    Path file = Files.createTempFile("events-", ".json");
+    try {
+      Files.writeString(file, events.toString());
+      JsonNode verdict = CLOUDEVENTS.run("validate.mjs", file.toAbsolutePath().toString());
+      assertThat(verdict.get("refused")).as("events the SDK refused").isEmpty();
+      assertThat(verdict.get("valid").asInt()).isEqualTo(events.size());
+    } finally {
+      Files.deleteIfExists(file);
+    }
   }
 
   @Test

@@ -3,10 +3,9 @@ package dev.lvg.lance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lvg.Api;
+import dev.lvg.NodeProject;
 import dev.lvg.TestGateway;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -14,7 +13,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * dropped name again, drops every table and the namespace.
  */
 public class LanceDbNodeIT {
-  private static final Path PROJECT = Path.of("src/test/node/lancedb-smoke");
+  private static final NodeProject PROJECT = NodeProject.of("lancedb-smoke", "@lancedb/lancedb");
 
   @Test
   void createAddOpenListAndCheckOut() throws Exception {
@@ -182,53 +180,11 @@ public class LanceDbNodeIT {
 
   /** Runs {@code script} with {@code args} and answers the JSON line it printed last. */
   public static JsonNode node(String script, String... args) throws Exception {
-    installed();
-    List<String> command = new ArrayList<>(List.of("node", script));
-    command.addAll(List.of(args));
-    return lastLine(run(command, 180));
+    return PROJECT.run(script, args);
   }
 
   /** Starts {@code script} with {@code args}, its output going to {@code log}. */
   public static Process startNode(Path log, String script, String... args) throws Exception {
-    installed();
-    List<String> command = new ArrayList<>(List.of("node", script));
-    command.addAll(List.of(args));
-    return new ProcessBuilder(command)
-        .directory(PROJECT.toFile())
-        .redirectErrorStream(true)
-        .redirectOutput(log.toFile())
-        .start();
-  }
-
-  /** The JSON line {@code output} ends with. */
-  public static JsonNode lastLine(String output) throws Exception {
-    String[] lines = output.strip().split("\n");
-    return new ObjectMapper().readTree(lines[lines.length - 1]);
-  }
-
-  private static void installed() throws Exception {
-    if (!Files.isDirectory(PROJECT.resolve("node_modules/@lancedb/lancedb"))) {
-      run(List.of("npm", "ci", "--omit=optional", "--no-audit", "--no-fund"), 600);
-    }
-  }
-
-  private static String run(List<String> command, long timeoutSeconds) throws Exception {
-    Path log = Files.createTempFile("lancedb-node-", ".log");
-    Process process =
-        new ProcessBuilder(command)
-            .directory(PROJECT.toFile())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
-    boolean finished = process.waitFor(timeoutSeconds, TimeUnit.SECONDS);
-    if (!finished) {
-      process.destroyForcibly();
-    }
-    String text = Files.readString(log, StandardCharsets.UTF_8);
-    assertThat(finished)
-        .as("%s finished within %d s; output:%n%s", command, timeoutSeconds, text)
-        .isTrue();
-    assertThat(process.exitValue()).as("%s exit code; output:%n%s", command, text).isZero();
-    return text;
+    return PROJECT.start(log, script, args);
   }
 }

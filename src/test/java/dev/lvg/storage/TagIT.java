@@ -87,6 +87,9 @@ class TagIT {
             api.post(T + "/tags/version", "{\"tag\":\"first\"}").assertOk().get("version").asLong())
         .isEqualTo(2);
     api.post(T + "/tags/update", "{\"tag\":\"missing\",\"version\":2}").assertError(404, 8);
+    // The version is checked before the tag, as the upstream contract has it.
+    api.post(T + "/tags/update", "{\"tag\":\"missing\",\"version\":9}").assertError(404, 11);
+    api.post(T + "/tags/update", "{\"tag\":\"first\",\"version\":9}").assertError(404, 11);
     api.post(T + "/tags/delete", "{\"tag\":\"first\"}").assertOk();
     api.post(T + "/tags/delete", "{\"tag\":\"first\"}").assertError(404, 8);
     assertThat(table.resolve("_refs/tags/first.json")).doesNotExist();
