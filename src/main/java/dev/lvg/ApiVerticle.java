@@ -160,11 +160,12 @@ final class ApiVerticle extends VerticleBase {
         .requestHandler(
             new Handler<HttpServerRequest>() {
               private final Router router = router();
+              private final String operatorKey = shared.config().adminApiKey();
 
               @Override
               public void handle(HttpServerRequest request) {
                 guard.requested(request);
-                RequestIds.assign(request);
+                RequestIds.assign(request, operatorKey);
                 if (shared.draining().get()) {
                   ErrorResponder.answer(request, SHUTTING_DOWN, 503, true);
                 } else if (!ErrorResponder.rejectMalformedUri(request)) {
@@ -188,7 +189,8 @@ final class ApiVerticle extends VerticleBase {
     VersionService versions = new VersionService(shared.versions(), shared.pipeline());
     Paging paging = new Paging(config.listDefaultLimit(), config.listMaxLimit());
 
-    Authentication authentication = new Authentication(shared.tenants(), shared.bearerTokens());
+    Authentication authentication =
+        new Authentication(shared.tenants(), shared.bearerTokens(), config.adminApiKey());
     Router router = Router.router(vertx);
     if (config.accessLog()) {
       router

@@ -59,6 +59,11 @@ public final class Api {
       return this;
     }
 
+    /** The response's first {@code name} header, or null. */
+    public String header(String name) {
+      return raw.headers().firstValue(name).orElse(null);
+    }
+
     public JsonNode assertOk() {
       assertThat(status).as("status of %s", text).isEqualTo(200);
       return json();

@@ -2,6 +2,7 @@ package dev.lvg.admin;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.audit.AuditTrail;
+import dev.lvg.auth.AdminCaller;
 import dev.lvg.auth.BearerTokens;
 import dev.lvg.auth.Declaration;
 import dev.lvg.auth.Routes;
@@ -10,7 +11,6 @@ import dev.lvg.http.Body;
 import dev.lvg.http.ErrorCode;
 import dev.lvg.http.Json;
 import dev.lvg.http.Operations;
-import dev.lvg.http.RequestIds;
 import dev.lvg.http.Requests;
 import dev.lvg.tenancy.Credentials;
 import dev.lvg.tenancy.Right;
@@ -34,9 +34,6 @@ import org.slf4j.LoggerFactory;
  * JSON with the usual error body.
  */
 public final class AdminRoutes {
-  /** Who the request acts as, for the audit trail. */
-  private static final String CHANGER = "lvg.admin.changer";
-
   private final Pool pool;
   private static final Logger LOG = LoggerFactory.getLogger(AdminRoutes.class);
 
@@ -84,7 +81,7 @@ public final class AdminRoutes {
     if (key != null && adminKeyHash != null) {
       byte[] given = TenantDirectory.hash(key.trim()).getBytes(StandardCharsets.US_ASCII);
       if (MessageDigest.isEqual(given, adminKeyHash)) {
-        ctx.put(CHANGER, "operator");
+        AdminCaller.set(ctx, "operator");
         ctx.next();
         return;
       }
@@ -106,7 +103,7 @@ public final class AdminRoutes {
                       new ApiException(
                           ErrorCode.PERMISSION_DENIED, "this token does not grant 'admin'"));
                 } else {
-                  ctx.put(CHANGER, result.result().credential());
+                  AdminCaller.set(ctx, result.result().credential());
                   ctx.next();
                 }
               });
@@ -205,6 +202,6 @@ public final class AdminRoutes {
   }
 
   private static Credentials.Changer changer(RoutingContext ctx) {
-    return new Credentials.Changer(ctx.get(CHANGER), RequestIds.of(ctx.request()));
+    return AdminCaller.of(ctx);
   }
 }

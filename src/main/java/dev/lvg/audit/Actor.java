@@ -4,12 +4,12 @@ import dev.lvg.auth.Authentication;
 import dev.lvg.http.Body;
 import dev.lvg.http.RequestIds;
 import dev.lvg.http.Requests;
+import dev.lvg.http.Secrets;
 import dev.lvg.tenancy.Principal;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -22,22 +22,6 @@ public record Actor(Tenant tenant, String credential, String requestId, String c
   static final int MAX_ENTRIES = 32;
   static final int MAX_KEY = 128;
   static final int MAX_VALUE = 1024;
-
-  /** Context keys that name credentials: never recorded, whatever their value. */
-  private static final String[] SECRET_WORDS = {
-    "authorization",
-    "token",
-    "secret",
-    "password",
-    "passwd",
-    "api_key",
-    "api-key",
-    "apikey",
-    "credential",
-    "cookie",
-    "signature",
-    "private"
-  };
 
   /** The authenticated request's actor; its body's {@code context} must be a map of strings. */
   public static Actor of(RoutingContext ctx) {
@@ -58,8 +42,12 @@ public record Actor(Tenant tenant, String credential, String requestId, String c
     if (inBody != null) {
       given.putAll(inBody);
     }
+    Secrets secrets = Authentication.secrets(ctx);
     return new Actor(
-        principal.tenant(), principal.credential(), RequestIds.of(ctx.request()), context(given));
+        principal.tenant(),
+        principal.credential(),
+        secrets.redact(RequestIds.of(ctx.request())),
+        context(given, secrets));
   }
 
   /** This actor with {@code entries} added to its context (they win over the caller's). */
@@ -78,31 +66,24 @@ public record Actor(Tenant tenant, String credential, String requestId, String c
   }
 
   /**
-   * {@code given} as the JSON recorded: entries whose key names a credential dropped, at most
+   * {@code given} as the JSON recorded: entries whose key names a credential dropped, any of the
+   * request's own credentials (or the operator key) redacted wherever else it appears, at most
    * {@value #MAX_ENTRIES} entries, keys and values cut to {@value #MAX_KEY} and {@value #MAX_VALUE}
    * characters.
    */
-  static String context(Map<String, String> given) {
+  static String context(Map<String, String> given, Secrets secrets) {
     Map<String, Object> kept = new LinkedHashMap<>();
     for (Map.Entry<String, String> entry : given.entrySet()) {
       if (kept.size() == MAX_ENTRIES) {
         break;
       }
-      if (!namesSecret(entry.getKey())) {
-        kept.put(cut(entry.getKey(), MAX_KEY), cut(entry.getValue(), MAX_VALUE));
+      if (!Secrets.namesSecret(entry.getKey())) {
+        kept.put(
+            cut(secrets.redact(entry.getKey()), MAX_KEY),
+            cut(secrets.redact(entry.getValue()), MAX_VALUE));
       }
     }
     return new JsonObject(kept).encode();
-  }
-
-  static boolean namesSecret(String key) {
-    String lower = key.toLowerCase(Locale.ROOT);
-    for (String word : SECRET_WORDS) {
-      if (lower.contains(word)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static String cut(String text, int max) {

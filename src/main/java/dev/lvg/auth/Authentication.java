@@ -3,7 +3,9 @@ package dev.lvg.auth;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Body;
 import dev.lvg.http.ErrorCode;
+import dev.lvg.http.RequestIds;
 import dev.lvg.http.Requests;
+import dev.lvg.http.Secrets;
 import dev.lvg.tenancy.Principal;
 import dev.lvg.tenancy.Right;
 import dev.lvg.tenancy.Tenant;
@@ -22,6 +24,7 @@ public final class Authentication implements Handler<RoutingContext> {
   private static final String BEARER = "bearer ";
   private static final String TENANT = "lvg.tenant";
   private static final String PRINCIPAL = "lvg.principal";
+  private static final String SECRETS = "lvg.secrets";
 
   /**
    * The one requester of every credential not yet resolved to a tenant: an API key no lookup has
@@ -32,11 +35,16 @@ public final class Authentication implements Handler<RoutingContext> {
 
   private final TenantDirectory tenants;
   private final BearerTokens bearerTokens;
+  private final String operatorKey;
 
-  /** {@code bearerTokens} null: bearer tokens are refused. */
-  public Authentication(TenantDirectory tenants, BearerTokens bearerTokens) {
+  /**
+   * {@code bearerTokens} null: bearer tokens are refused. {@code operatorKey} (or null) is kept out
+   * of what requests record, like each request's own credential.
+   */
+  public Authentication(TenantDirectory tenants, BearerTokens bearerTokens, String operatorKey) {
     this.tenants = tenants;
     this.bearerTokens = bearerTokens;
+    this.operatorKey = operatorKey;
   }
 
   @Override
@@ -47,6 +55,15 @@ public final class Authentication implements Handler<RoutingContext> {
     } catch (ApiException refused) {
       ctx.fail(refused);
       return;
+    }
+    Body identity = bodyForIdentity(ctx);
+    Secrets secrets =
+        Secrets.of(
+            ctx.request(), operatorKey, identity.identityApiKey(), identity.identityAuthToken());
+    ctx.put(SECRETS, secrets);
+    if (secrets.foundIn(RequestIds.of(ctx.request()))) {
+      // A request id is written to every log line about the request: never a credential.
+      RequestIds.renew(ctx.request());
     }
     principal.onComplete(
         result -> {
@@ -100,6 +117,11 @@ public final class Authentication implements Handler<RoutingContext> {
   /** The tenant this request was authenticated as. */
   public static Tenant tenant(RoutingContext ctx) {
     return ctx.get(TENANT);
+  }
+
+  /** The credentials this request carried, which nothing it records may hold. */
+  public static Secrets secrets(RoutingContext ctx) {
+    return ctx.get(SECRETS);
   }
 
   /** Who this request was authenticated as: tenant, rights and credential. */

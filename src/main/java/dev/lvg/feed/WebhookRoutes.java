@@ -2,6 +2,7 @@ package dev.lvg.feed;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lvg.auth.AdminCaller;
 import dev.lvg.auth.Declaration;
 import dev.lvg.auth.Routes;
 import dev.lvg.http.ApiException;
@@ -10,6 +11,7 @@ import dev.lvg.http.ErrorCode;
 import dev.lvg.http.Json;
 import dev.lvg.http.Operations;
 import dev.lvg.http.Requests;
+import dev.lvg.tenancy.Credentials;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
 import io.vertx.ext.web.RoutingContext;
@@ -124,16 +126,32 @@ public final class WebhookRoutes {
                     .compose(
                         head -> {
                           long start = "start".equals(from) ? head.expiredThrough() : head.last();
-                          return pool.preparedQuery(INSERT)
-                              .execute(
-                                  Tuple.tuple()
-                                      .addLong(tenant.id())
-                                      .addString(id)
-                                      .addString(url)
-                                      .addArrayOfString(
-                                          types == null ? null : types.toArray(String[]::new))
-                                      .addString(secret)
-                                      .addLong(start))
+                          ObjectNode context = Json.object().put("url", url);
+                          types(context, types);
+                          context.put("from", from == null ? "now" : from);
+                          return pool.withTransaction(
+                                  conn ->
+                                      conn.preparedQuery(INSERT)
+                                          .execute(
+                                              Tuple.tuple()
+                                                  .addLong(tenant.id())
+                                                  .addString(id)
+                                                  .addString(url)
+                                                  .addArrayOfString(
+                                                      types == null
+                                                          ? null
+                                                          : types.toArray(String[]::new))
+                                                  .addString(secret)
+                                                  .addLong(start))
+                                          .compose(
+                                              inserted ->
+                                                  Credentials.recordChange(
+                                                      conn,
+                                                      tenant.id(),
+                                                      AdminCaller.of(ctx),
+                                                      "CreateWebhook",
+                                                      id,
+                                                      context.toString())))
                               .map(
                                   done -> {
                                     ObjectNode answer = Json.object().put("id", id).put("url", url);
@@ -181,22 +199,26 @@ public final class WebhookRoutes {
   }
 
   private Future<ObjectNode> delete(RoutingContext ctx) {
-    return changed(ctx, DELETE, Tuple.tuple()).map(id -> Json.object().put("id", id));
+    return changed(ctx, "DeleteWebhook", DELETE, Tuple.tuple())
+        .map(id -> Json.object().put("id", id));
   }
 
   private Future<ObjectNode> rotate(RoutingContext ctx) {
     String secret = WebhookSigner.newSecret();
-    return changed(ctx, ROTATE, Tuple.of(secret))
+    return changed(ctx, "RotateWebhookSecret", ROTATE, Tuple.of(secret))
         .map(id -> Json.object().put("id", id).put("secret", secret));
   }
 
   private Future<ObjectNode> enable(RoutingContext ctx) {
-    return changed(ctx, ENABLE, Tuple.tuple())
+    return changed(ctx, "EnableWebhook", ENABLE, Tuple.tuple())
         .map(id -> Json.object().put("id", id).put("state", "active"));
   }
 
-  /** Runs {@code sql} on the endpoint of the path ($1 tenant, $2 id, then {@code more}). */
-  private Future<String> changed(RoutingContext ctx, String sql, Tuple more) {
+  /**
+   * Runs {@code sql} on the endpoint of the path ($1 tenant, $2 id, then {@code more}) and, when it
+   * found the endpoint, records {@code operation} in the audit trail in the same transaction.
+   */
+  private Future<String> changed(RoutingContext ctx, String operation, String sql, Tuple more) {
     String id = ctx.pathParam("webhook_id");
     return tenant(ctx)
         .compose(
@@ -205,8 +227,29 @@ public final class WebhookRoutes {
               for (int i = 0; i < more.size(); i++) {
                 values.addValue(more.getValue(i));
               }
-              return pool.preparedQuery(sql).execute(values);
-            })
+              return pool.withTransaction(
+                  conn ->
+                      conn.preparedQuery(sql)
+                          .execute(values)
+                          .compose(rows -> found(rows, ctx, id))
+                          .compose(
+                              found ->
+                                  Credentials.recordChange(
+                                          conn,
+                                          tenant.id(),
+                                          AdminCaller.of(ctx),
+                                          operation,
+                                          id,
+                                          "{}")
+                                      .map(found)));
+            });
+  }
+
+  /** Runs the lookup {@code sql} on the endpoint of the path; 404 when there is none. */
+  private Future<String> found(RoutingContext ctx, String sql) {
+    String id = ctx.pathParam("webhook_id");
+    return tenant(ctx)
+        .compose(tenant -> pool.preparedQuery(sql).execute(Tuple.of(tenant.id(), id)))
         .compose(rows -> found(rows, ctx, id));
   }
 
@@ -221,7 +264,7 @@ public final class WebhookRoutes {
 
   private Future<ObjectNode> deadLetters(RoutingContext ctx) {
     String id = ctx.pathParam("webhook_id");
-    return changed(ctx, FIND, Tuple.tuple())
+    return found(ctx, FIND)
         .compose(found -> tenant(ctx))
         .compose(
             tenant ->

@@ -9,7 +9,10 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.net.SocketAddress;
 import io.vertx.sqlclient.Row;
+import java.net.InetSocketAddress;
+import java.net.URI;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -19,17 +22,15 @@ import java.util.concurrent.TimeUnit;
 /**
  * Sends one event to one endpoint as Standard Webhooks 1.0 has it: a POST of the CloudEvent with
  * its id, a timestamp and the signatures of the endpoint's secrets, redirects not followed,
- * connections kept alive between events. Where the endpoint's host resolves is checked apart, once
- * a turn.
+ * connections kept alive between events. Where the endpoint's host resolves is judged apart, once a
+ * turn, and the connection goes to the address judged.
  */
 final class WebhookSender {
-  private final Vertx vertx;
   private final WebhookTargets targets;
   private final int timeoutMillis;
   private final HttpClient http;
 
   WebhookSender(Vertx vertx, WebhookTargets targets, int timeoutMillis) {
-    this.vertx = vertx;
     this.targets = targets;
     this.timeoutMillis = timeoutMillis;
     this.http =
@@ -46,33 +47,32 @@ final class WebhookSender {
   record Answer(int status, Long retryAfterMillis, String error) {}
 
   /**
-   * Why the endpoint's host may not be called now, or null when it may: where it resolves is
-   * checked on a worker thread (the lookup blocks), once for each turn an endpoint gets on its
-   * lease.
+   * Where the endpoint's events go for this turn: its host resolved once, on a worker thread (the
+   * lookup blocks), and the address judged; or why it may not be called now.
    */
-  Future<String> refusal(Row endpoint) {
-    String host = java.net.URI.create(endpoint.getString("url")).getHost();
-    return vertx.executeBlocking(() -> targets.refusal(host), false);
+  Future<WebhookTargets.Target> target(Row endpoint) {
+    return targets.resolve(endpoint.getString("url"));
   }
 
-  /** Sends {@code event}; the endpoint's target was checked by {@link #refusal} for this turn. */
-  Future<Answer> post(Row endpoint, ObjectNode event) {
+  /**
+   * Sends {@code event} to {@code target}, which {@link #target} judged for this turn: the
+   * connection goes to the judged address, with the URL's host in the Host header and in TLS's
+   * server name.
+   */
+  Future<Answer> post(WebhookTargets.Target target, List<String> secrets, ObjectNode event) {
+    if (target.refusal() != null) {
+      return Future.succeededFuture(new Answer(0, null, target.refusal()));
+    }
     String body = event.toString();
     String eventId = event.get("id").asText();
     long timestamp = System.currentTimeMillis() / 1000;
-    List<String> secrets = new ArrayList<>(2);
-    secrets.add(endpoint.getString("secret"));
-    // The secret replaced by a rotation signs too, for a day after the rotation.
-    OffsetDateTime previousUntil = endpoint.getOffsetDateTime("previous_until");
-    if (endpoint.getString("previous") != null
-        && previousUntil != null
-        && previousUntil.toInstant().isAfter(Instant.now())) {
-      secrets.add(endpoint.getString("previous"));
-    }
     RequestOptions request =
         new RequestOptions()
             .setMethod(HttpMethod.POST)
-            .setAbsoluteURI(endpoint.getString("url"))
+            .setAbsoluteURI(target.url().toString())
+            .setServer(
+                SocketAddress.inetSocketAddress(
+                    new InetSocketAddress(target.address(), port(target.url()))))
             .setFollowRedirects(false)
             .setTimeout(timeoutMillis)
             .putHeader("content-type", "application/cloudevents+json; charset=utf-8")
@@ -94,6 +94,29 @@ final class WebhookSender {
                                 retryAfter(response.getHeader("retry-after")),
                                 "HTTP " + response.statusCode())))
         .recover(failure -> Future.succeededFuture(new Answer(0, null, failure.toString())));
+  }
+
+  private static int port(URI url) {
+    if (url.getPort() >= 0) {
+      return url.getPort();
+    }
+    return url.getScheme().equalsIgnoreCase("https") ? 443 : 80;
+  }
+
+  /**
+   * The secrets that sign an endpoint's events: its own, and for a day after a rotation the one it
+   * replaced.
+   */
+  static List<String> secrets(Row endpoint) {
+    List<String> secrets = new ArrayList<>(2);
+    secrets.add(endpoint.getString("secret"));
+    OffsetDateTime previousUntil = endpoint.getOffsetDateTime("previous_until");
+    if (endpoint.getString("previous") != null
+        && previousUntil != null
+        && previousUntil.toInstant().isAfter(Instant.now())) {
+      secrets.add(endpoint.getString("previous"));
+    }
+    return secrets;
   }
 
   /** Retry-After in seconds (the HTTP-date form is not taken); null when absent or unreadable. */

@@ -28,8 +28,8 @@ final class WebhookTurn {
   private final long until;
   private final Promise<Void> done = Promise.promise();
 
-  /** Why the endpoint may not be called, checked once for this turn (null: it may). */
-  private Future<String> refusal;
+  /** Where the endpoint's events go, judged once for this turn. */
+  private Future<WebhookTargets.Target> target;
 
   WebhookTurn(
       WebhookDispatcher dispatcher,
@@ -148,15 +148,11 @@ final class WebhookTurn {
     }
     ObjectNode event = page.events().get(i);
     long position = Long.parseLong(event.get("sequence").asText());
-    if (refusal == null) {
-      refusal = dispatcher.sender.refusal(endpoint);
+    if (target == null) {
+      target = dispatcher.sender.target(endpoint);
     }
-    refusal
-        .compose(
-            refused ->
-                refused == null
-                    ? dispatcher.sender.post(endpoint, event)
-                    : Future.succeededFuture(new WebhookSender.Answer(0, null, refused)))
+    target
+        .compose(judged -> dispatcher.sender.post(judged, WebhookSender.secrets(endpoint), event))
         .onComplete(
             sent ->
                 step(

@@ -17,12 +17,21 @@ public final class RequestIds {
 
   private RequestIds() {}
 
-  /** Gives {@code request} its id and puts it on the response; answers it. */
-  public static String assign(HttpServerRequest request) {
+  /**
+   * Gives {@code request} its id and puts it on the response; answers it. A given id that holds the
+   * request's credential or {@code operatorKey} is replaced: the id is written to the logs.
+   */
+  public static String assign(HttpServerRequest request, String operatorKey) {
     String given = request.getHeader(HEADER);
-    String id = valid(given) ? given : generate();
+    String id =
+        valid(given) && !Secrets.of(request, operatorKey).foundIn(given) ? given : generate();
     request.response().putHeader(HEADER, id);
     return id;
+  }
+
+  /** Gives {@code request} a new random id, for one found to hold a credential after all. */
+  public static void renew(HttpServerRequest request) {
+    request.response().putHeader(HEADER, generate());
   }
 
   /** The id {@link #assign} gave the request, or "-" for a request that never got one. */

@@ -63,9 +63,13 @@ final class BootstrapTenant {
       return Future.succeededFuture();
     }
     Row row = made.iterator().next();
-    return conn.preparedQuery(Credentials.AUDIT)
-        .execute(Tuple.of(row.getLong(0), "bootstrap", operation, row.getString(1), null))
-        .mapEmpty();
+    return Credentials.recordChange(
+        conn,
+        row.getLong(0),
+        new Credentials.Changer("bootstrap", null),
+        operation,
+        row.getString(1),
+        "{}");
   }
 
   private static Tenant first(RowSet<Row> rows) {

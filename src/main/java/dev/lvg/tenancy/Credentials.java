@@ -28,12 +28,16 @@ public final class Credentials {
 
   static final String NOTIFY = "SELECT pg_notify('lvg_credentials', $1)";
 
-  /** The audit record of a change ($3, of object $4) to tenant $1, made by $2 in request $5. */
+  /**
+   * The audit record of a change ($3, of object $4) to tenant $1, made by $2 in request $5, with
+   * the context $6 (JSON).
+   */
   static final String AUDIT =
       """
       INSERT INTO audit_events (tenant_id, operation, credential, object, version, transaction_id,
                                 request_id, context)
-      VALUES ($1, $3, ARRAY[$2::text], ARRAY[$4::text], '{NULL}', '{NULL}', ARRAY[$5::text], '{"{}"}')""";
+      VALUES ($1, $3, ARRAY[$2::text], ARRAY[$4::text], '{NULL}', '{NULL}', ARRAY[$5::text],
+              ARRAY[$6::text])""";
 
   private static final String CREATE_TENANT =
       "INSERT INTO tenants (name) VALUES ($1) ON CONFLICT (name) DO NOTHING RETURNING id, name";
@@ -234,17 +238,33 @@ public final class Credentials {
                                   .execute(Tuple.of(tenant))
                                   .compose(
                                       id ->
-                                          conn.preparedQuery(AUDIT)
-                                              .execute(
-                                                  Tuple.of(
-                                                      id.iterator().next().getLong(0),
-                                                      by.credential(),
-                                                      operation,
-                                                      object,
-                                                      by.requestId())));
+                                          recordChange(
+                                              conn,
+                                              id.iterator().next().getLong(0),
+                                              by,
+                                              operation,
+                                              object,
+                                              "{}"));
                       Future<?> notified = conn.preparedQuery(NOTIFY).execute(Tuple.of("changed"));
                       return Future.all(audited, notified).map(result);
                     }));
+  }
+
+  /**
+   * Records an administrative change of tenant {@code tenantId} in the audit trail, on {@code conn}
+   * (the change's own transaction): who made it, in which request, on which object, and {@code
+   * context} (a JSON object; never a secret).
+   */
+  public static Future<Void> recordChange(
+      SqlConnection conn,
+      long tenantId,
+      Changer by,
+      String operation,
+      String object,
+      String context) {
+    return conn.preparedQuery(AUDIT)
+        .execute(Tuple.of(tenantId, by.credential(), operation, object, by.requestId(), context))
+        .mapEmpty();
   }
 
   private static ApiException noTenant(String name) {

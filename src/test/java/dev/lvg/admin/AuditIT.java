@@ -183,6 +183,58 @@ class AuditIT {
   }
 
   @Test
+  void noCredentialReachesTheTrailWhateverNameOrPlaceItIsSentUnder() {
+    Tenant tenant = tenant(recording);
+    Api api = recording.api(tenant.secret());
+    api.post("/v1/namespace/ns/create", "{}").assertOk();
+    api.post("/v1/table/ns%24t/declare", "{}").assertOk();
+    String key = tenant.secret();
+    Api.Response created =
+        Api.send(
+            api.request(
+                    "/v1/table/ns%24t/version/create",
+                    "{\"version\":1,\"manifest_path\":\"t/1\",\"context\":{"
+                        + "\"auth\":\"k1-"
+                        + key
+                        + "\",\"bearer\":\"k2\",\"jwt\":\"k3\",\"pwd\":\"k4\","
+                        + "\"passPhrase\":\"k5\",\"ACCESS-KEY\":\"k6\",\"kept\":\"plain\","
+                        + "\"note\":\""
+                        + key
+                        + "\",\"wrapped\":\"curl -H x-api-key:"
+                        + key
+                        + " now\",\"ops\":\""
+                        + ADMIN_KEY
+                        + "\"}}")
+                .header("x-request-id", key)
+                .header("x-lance-ctx-auth", "k7")
+                .header("x-lance-ctx-Access_Key", "k8")
+                .header("x-lance-ctx-header", key)
+                .build());
+    created.assertOk();
+    assertThat(created.header("x-request-id")).isNotEqualTo(key).isNotBlank();
+    String requestId = created.header("x-request-id");
+
+    JsonNode commit =
+        all(recording, tenant.name()).stream()
+            .filter(event -> event.get("operation").asText().equals("CreateTableVersion"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(commit.get("request_id").asText()).isEqualTo(requestId);
+    JsonNode context = commit.get("context");
+    assertThat(context.get("kept").asText()).isEqualTo("plain");
+    assertThat(context.get("note").asText()).isEqualTo("[redacted]");
+    assertThat(context.get("wrapped").asText()).isEqualTo("curl -H x-api-key:[redacted] now");
+    assertThat(context.get("ops").asText()).isEqualTo("[redacted]");
+    assertThat(context.get("header").asText()).isEqualTo("[redacted]");
+    assertThat(context).hasSize(5);
+    String trail = page(recording, tenant.name(), "?limit=1000").toString();
+    assertThat(trail).doesNotContain(key).doesNotContain(ADMIN_KEY);
+    for (String hidden : List.of("k1-", "\"k2\"", "\"k3\"", "\"k4\"", "k5", "k6", "k7", "k8")) {
+      assertThat(trail).doesNotContain(hidden);
+    }
+  }
+
+  @Test
   void aNamespaceCreateThatFindsTheNamespaceRecordsNothing() {
     Tenant tenant = tenant(recording);
     Api api = recording.api(tenant.secret());

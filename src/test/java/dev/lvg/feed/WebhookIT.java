@@ -456,6 +456,9 @@ class WebhookIT {
               "http://[::1]/hook",
               "http://[fd00::1]/hook",
               "http://[::ffff:127.0.0.1]/hook",
+              "http://[::127.0.0.1]/hook",
+              "http://[64:ff9b::7f00:1]/hook",
+              "http://0177.0.0.1/hook",
               "http://0.0.0.0/hook",
               "ftp://93.184.216.34/hook",
               "http://user:pw@93.184.216.34/hook",
@@ -474,6 +477,66 @@ class WebhookIT {
       JsonNode listed = admin(gw, "GET", hooks, null).assertOk();
       assertThat(listed.get("webhooks")).hasSize(1);
       assertThat(listed.get("webhooks").get(0).has("secret")).isFalse();
+    } finally {
+      gw.gateway.close();
+    }
+  }
+
+  @Test
+  void webhookAdministrationIsAuditedWithoutItsSecrets() {
+    TestGateway gw =
+        TestGateway.dedicated(
+            Map.of("LVG_DB_URL", TestGateway.shared().databaseUrl(), "LVG_ADMIN_API_KEY", ADMIN));
+    try {
+      String tenant = "hook-" + UUID.randomUUID().toString().substring(0, 8);
+      gw.tenantWithKey(tenant);
+      String hooks = "/admin/v1/tenants/" + tenant + "/webhooks";
+      JsonNode created =
+          admin(
+                  gw,
+                  "POST",
+                  hooks,
+                  "{\"url\":\"https://93.184.216.34/hook\",\"from\":\"start\","
+                      + "\"event_types\":[\"io.lance.table.version.created\"]}")
+              .assertOk();
+      String id = created.get("id").asText();
+      String rotated =
+          admin(gw, "POST", hooks + "/" + id + "/rotate-secret", null)
+              .assertOk()
+              .get("secret")
+              .asText();
+      admin(gw, "POST", hooks + "/" + id + "/enable", null).assertOk();
+      admin(gw, "DELETE", hooks + "/" + id, null).assertOk();
+      admin(gw, "DELETE", hooks + "/" + id, null).assertError(404, 1);
+
+      JsonNode trail =
+          admin(gw, "GET", "/admin/v1/tenants/" + tenant + "/audit?limit=1000", null).assertOk();
+      List<JsonNode> webhookEvents = new ArrayList<>();
+      trail
+          .get("events")
+          .forEach(
+              event -> {
+                if (event.get("object").asText().equals(id)) {
+                  webhookEvents.add(event);
+                }
+              });
+      assertThat(webhookEvents)
+          .extracting(event -> event.get("operation").asText())
+          .containsExactly(
+              "CreateWebhook", "RotateWebhookSecret", "EnableWebhook", "DeleteWebhook");
+      for (JsonNode event : webhookEvents) {
+        assertThat(event.get("credential").asText()).isEqualTo("operator");
+        assertThat(event.get("request_id").asText()).isNotBlank();
+      }
+      JsonNode context = webhookEvents.get(0).get("context");
+      assertThat(context.get("url").asText()).isEqualTo("https://93.184.216.34/hook");
+      assertThat(context.get("from").asText()).isEqualTo("start");
+      assertThat(context.get("event_types").toString())
+          .isEqualTo("[\"io.lance.table.version.created\"]");
+      assertThat(trail.toString())
+          .doesNotContain(created.get("secret").asText())
+          .doesNotContain(rotated)
+          .doesNotContain(ADMIN);
     } finally {
       gw.gateway.close();
     }
