@@ -216,7 +216,9 @@ final class ApiVerticle extends VerticleBase {
     admin.mount(routes);
     new AdmissionRoutes(pool, shared.admission()).mount(routes);
     new CallerRoutes().mount(routes);
-    FeedHub feedHub = new FeedHub(vertx, pool, shared.feed(), shared.reads(), shared.draining());
+    FeedHub feedHub =
+        new FeedHub(
+            vertx, pool, shared.feed(), shared.reads(), shared.draining(), shared.tenants());
     new FeedRoutes(pool, shared.feed(), feedHub).mount(routes);
     boolean allowPrivate = config.feed().webhooks().allowPrivateTargets();
     new WebhookRoutes(pool, new WebhookTargets(vertx, allowPrivate)).mount(routes);

@@ -14,6 +14,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
+import java.util.function.Supplier;
 
 /**
  * Resolves the tenant of a request: from an API key ({@code x-api-key}, or {@code identity.api_key}
@@ -25,6 +26,7 @@ public final class Authentication implements Handler<RoutingContext> {
   private static final String TENANT = "lvg.tenant";
   private static final String PRINCIPAL = "lvg.principal";
   private static final String SECRETS = "lvg.secrets";
+  private static final String AGAIN = "lvg.authenticate-again";
 
   /**
    * The one requester of every credential not yet resolved to a tenant: an API key no lookup has
@@ -49,13 +51,16 @@ public final class Authentication implements Handler<RoutingContext> {
 
   @Override
   public void handle(RoutingContext ctx) {
+    Supplier<Future<Principal>> credential;
     Future<Principal> principal;
     try {
-      principal = resolve(ctx);
+      credential = credential(ctx);
+      principal = credential.get();
     } catch (ApiException refused) {
       ctx.fail(refused);
       return;
     }
+    ctx.put(AGAIN, credential);
     Body identity = bodyForIdentity(ctx);
     Secrets secrets =
         Secrets.of(
@@ -161,10 +166,20 @@ public final class Authentication implements Handler<RoutingContext> {
     };
   }
 
-  private Future<Principal> resolve(RoutingContext ctx) {
+  /**
+   * What authenticates the request's credential, each time it is called, as the credential stands
+   * then: the request is authenticated with it once, and a request that stays open (a live tail)
+   * again whenever credentials change, so it ends once its own no longer holds.
+   */
+  public static Supplier<Future<Principal>> again(RoutingContext ctx) {
+    return ctx.get(AGAIN);
+  }
+
+  /** How the credential of {@code ctx} is authenticated: from a header, else from the body. */
+  private Supplier<Future<Principal>> credential(RoutingContext ctx) {
     String key = ctx.request().getHeader("x-api-key");
     if (key != null) {
-      return apiKey(key);
+      return () -> apiKey(key);
     }
     String authorization = ctx.request().getHeader("Authorization");
     if (authorization != null) {
@@ -172,14 +187,14 @@ public final class Authentication implements Handler<RoutingContext> {
       if (token == null) {
         throw ApiException.unauthenticated("the Authorization header must be 'Bearer <token>'");
       }
-      return bearer(token);
+      return () -> bearer(token);
     }
     Body body = bodyForIdentity(ctx);
     if (body.identityApiKey() != null) {
-      return apiKey(body.identityApiKey());
+      return () -> apiKey(body.identityApiKey());
     }
     if (body.identityAuthToken() != null) {
-      return bearer(body.identityAuthToken());
+      return () -> bearer(body.identityAuthToken());
     }
     throw ApiException.unauthenticated("credentials are missing: send the API key in x-api-key");
   }

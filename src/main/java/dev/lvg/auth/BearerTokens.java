@@ -110,8 +110,9 @@ public final class BearerTokens {
               Object subject = claims == null ? null : claims.getValue("sub");
               String credential = "token:" + (subject == null ? "(no subject)" : subject);
               String tenantName = text(claims, tenantClaim);
+              long expires = expiresAtMillis(claims);
               if (tenantName == null) {
-                return Future.succeededFuture(new Principal(null, rights, credential));
+                return Future.succeededFuture(new Principal(null, rights, credential, expires));
               }
               return tenants
                   .byName(tenantName)
@@ -130,7 +131,7 @@ public final class BearerTokens {
                                   "the bearer token's tenant is disabled on this gateway"));
                         }
                         return Future.succeededFuture(
-                            new Principal(found.tenant(), rights, credential));
+                            new Principal(found.tenant(), rights, credential, expires));
                       });
             });
   }
@@ -162,6 +163,14 @@ public final class BearerTokens {
           }
         });
     return Set.copyOf(rights);
+  }
+
+  /** The token's {@code exp} claim in epoch milliseconds; never, for a token without one. */
+  private static long expiresAtMillis(JsonObject claims) {
+    Object exp = claims == null ? null : claims.getValue("exp");
+    return exp instanceof Number seconds
+        ? Math.multiplyExact(seconds.longValue(), 1000L)
+        : Principal.NEVER;
   }
 
   private static String text(JsonObject claims, String name) {

@@ -8,7 +8,8 @@ import java.util.regex.Pattern;
 /**
  * The change feed: how long events are kept and how often expiry looks for older ones, how often
  * the live tail looks for new ones, when it sends a heartbeat, how long a consumer may leave its
- * connection full before it is cut off, and how many live tails this gateway holds at once.
+ * connection full before it is cut off, and how many live tails this gateway holds at once: in all,
+ * for one tenant, and for one credential.
  */
 public record FeedSettings(
     Duration retention,
@@ -17,6 +18,8 @@ public record FeedSettings(
     int heartbeatMillis,
     int slowConsumerMillis,
     int maxStreams,
+    int maxStreamsPerTenant,
+    int maxStreamsPerCredential,
     String source,
     WebhookSettings webhooks) {
   private static final Pattern SHORT = Pattern.compile("(\\d{1,9})([smhd])");
@@ -29,6 +32,8 @@ public record FeedSettings(
         s.integer("LVG_EVENTS_HEARTBEAT_MILLIS", 15_000, 100, 600_000),
         s.integer("LVG_EVENTS_SLOW_CONSUMER_MILLIS", 10_000, 100, 600_000),
         s.integer("LVG_EVENTS_MAX_STREAMS", 10_000, 0, 1_000_000),
+        s.integer("LVG_EVENTS_MAX_STREAMS_PER_TENANT", 1_000, 0, 1_000_000),
+        s.integer("LVG_EVENTS_MAX_STREAMS_PER_KEY", 100, 0, 1_000_000),
         s.string("LVG_EVENTS_SOURCE", "/lance-version-gateway"),
         WebhookSettings.from(s));
   }

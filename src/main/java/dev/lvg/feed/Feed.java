@@ -10,12 +10,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What the change feed's parts share across event loops: its settings, its reader, the count of
- * live tails open and its meters.
+ * What the change feed's parts share across event loops: its settings, its reader, the slots of
+ * live tails and its meters.
  */
 public final class Feed implements FeedHub.Metrics {
   /** The sum of every tenant's last position: the events recorded, read every few seconds. */
@@ -26,7 +25,7 @@ public final class Feed implements FeedHub.Metrics {
 
   private final FeedSettings settings;
   private final FeedLog log;
-  private final AtomicInteger streams = new AtomicInteger();
+  private final StreamSlots slots;
   private final AtomicLong recorded = new AtomicLong();
   private final AtomicLong webhookLag = new AtomicLong();
   private final List<AtomicLong> streamLags = new CopyOnWriteArrayList<>();
@@ -62,10 +61,11 @@ public final class Feed implements FeedHub.Metrics {
   Feed(FeedSettings settings, MeterRegistry registry) {
     this.settings = settings;
     this.log = new FeedLog(settings.source());
+    this.slots = new StreamSlots(settings);
     Gauge.builder("lvg_feed_events_recorded", recorded::get)
         .description("Events recorded in every tenant's feed (the sum of their last positions)")
         .register(registry);
-    Gauge.builder("lvg_feed_streams", streams::get)
+    Gauge.builder("lvg_feed_streams", slots::open)
         .description("Live tails of the change feed (Server-Sent Events) open")
         .register(registry);
     Gauge.builder("lvg_feed_lag_events", this::streamLag)
@@ -104,8 +104,8 @@ public final class Feed implements FeedHub.Metrics {
     return log;
   }
 
-  AtomicInteger streams() {
-    return streams;
+  StreamSlots slots() {
+    return slots;
   }
 
   /** A lag a hub keeps up to date for its own tails. */

@@ -10,6 +10,7 @@ import dev.lvg.http.ApiException;
 import dev.lvg.http.Json;
 import dev.lvg.http.ObjectId;
 import dev.lvg.overload.Admission;
+import dev.lvg.tenancy.Principal;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
@@ -84,9 +85,11 @@ public final class FeedRoutes {
       token = ctx.request().getParam("continuation-token");
     }
     String from = token;
-    Tenant tenant = Authentication.tenant(ctx);
-    if (!hub.admit()) {
-      ctx.fail(FeedStream.tooMany(hub.settings().maxStreams()));
+    Principal principal = Authentication.principal(ctx);
+    Tenant tenant = principal.tenant();
+    ApiException refused = hub.admit(principal);
+    if (refused != null) {
+      ctx.fail(refused);
       return;
     }
     FeedLog.head(pool, tenant)
@@ -99,16 +102,23 @@ public final class FeedRoutes {
                 }
                 start = FeedLog.start(outcome.result(), from);
               } catch (Throwable failure) {
-                hub.unadmit();
+                hub.unadmit(principal);
                 ctx.fail(failure);
                 return;
               }
               if (ctx.response().closed()) {
-                hub.unadmit();
+                hub.unadmit(principal);
                 return;
               }
               FeedStream stream =
-                  new FeedStream(hub, ctx, tenant, filter, outcome.result().epoch(), start);
+                  new FeedStream(
+                      hub,
+                      ctx,
+                      principal,
+                      Authentication.again(ctx),
+                      filter,
+                      outcome.result().epoch(),
+                      start);
               Admission.releaseEarly(ctx);
               stream.open(System.currentTimeMillis());
               hub.add(stream);

@@ -1,12 +1,17 @@
 package dev.lvg.feed;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.lvg.http.ApiException;
+import dev.lvg.http.ErrorCode;
 import dev.lvg.http.Failures;
+import dev.lvg.http.Futures;
+import dev.lvg.tenancy.Principal;
+import dev.lvg.tenancy.Right;
 import dev.lvg.tenancy.Tenant;
+import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +29,8 @@ final class FeedStream {
   private final FeedHub hub;
   private final RoutingContext ctx;
   private final HttpServerResponse response;
-  private final Tenant tenant;
+  private final Principal principal;
+  private final Supplier<Future<Principal>> again;
   private final FeedLog.Filter filter;
   private final String epoch;
   private long position;
@@ -32,25 +38,100 @@ final class FeedStream {
   private boolean closed;
   private long fullSince;
   private long lastWrite;
+  private boolean authenticating;
 
+  /**
+   * A tail for {@code principal}, whose credential {@code again} authenticates anew (see {@link
+   * FeedHub}).
+   */
   FeedStream(
       FeedHub hub,
       RoutingContext ctx,
-      Tenant tenant,
+      Principal principal,
+      Supplier<Future<Principal>> again,
       FeedLog.Filter filter,
       String epoch,
       long position) {
     this.hub = hub;
     this.ctx = ctx;
     this.response = ctx.response();
-    this.tenant = tenant;
+    this.principal = principal;
+    this.again = again;
     this.filter = filter;
     this.epoch = epoch;
     this.position = position;
   }
 
   Tenant tenant() {
-    return tenant;
+    return principal.tenant();
+  }
+
+  Principal principal() {
+    return principal;
+  }
+
+  /**
+   * Authenticates the tail's credential again and ends the tail, naming why, when it no longer
+   * grants reading this tenant's feed: {@code revoked} (the key is gone or the token no longer
+   * valid), {@code deleted} (its tenant is), {@code disabled} (its tenant is), {@code forbidden}
+   * (it no longer grants reading). A check that cannot be made is made again a second later.
+   */
+  void authenticateAgain() {
+    if (closed || authenticating) {
+      return;
+    }
+    authenticating = true;
+    Futures.attempt(again::get)
+        .onComplete(
+            checked -> {
+              authenticating = false;
+              long now = System.currentTimeMillis();
+              if (checked.succeeded()) {
+                Principal current = checked.result();
+                if (current == null) {
+                  gone();
+                } else if (current.tenant() == null
+                    || current.tenant().id() != principal.tenant().id()
+                    || !current.may(Right.READ)) {
+                  end("forbidden", "this credential no longer grants reading this feed", now);
+                }
+                return;
+              }
+              Failures.Failure failure = Failures.classify(checked.cause());
+              if (failure.kind() != Failures.Kind.CLIENT) {
+                hub.checkAgainLater();
+              } else if (failure.error().errorCode() == ErrorCode.UNAUTHENTICATED) {
+                end("revoked", failure.error().getMessage(), now);
+              } else {
+                // 403: the tenant is disabled, or (for a token) no longer known.
+                hub.tenantExists(principal.tenant().id())
+                    .onComplete(
+                        exists -> {
+                          long at = System.currentTimeMillis();
+                          if (exists.succeeded() && !exists.result()) {
+                            end("deleted", "this tenant was deleted", at);
+                          } else {
+                            end("disabled", failure.error().getMessage(), at);
+                          }
+                        });
+              }
+            });
+  }
+
+  /** The credential no longer resolves: its key was revoked, or its tenant deleted with it. */
+  private void gone() {
+    hub.tenantExists(principal.tenant().id())
+        .onComplete(
+            exists -> {
+              long now = System.currentTimeMillis();
+              if (exists.failed()) {
+                hub.checkAgainLater();
+              } else if (exists.result()) {
+                end("revoked", "this credential was revoked", now);
+              } else {
+                end("deleted", "this tenant was deleted", now);
+              }
+            });
   }
 
   long position() {
@@ -99,7 +180,7 @@ final class FeedStream {
 
   private void read(FeedLog.Head head, long now) {
     reading = true;
-    hub.page(tenant, head, position, filter, PAGE_SIZE)
+    hub.page(principal.tenant(), head, position, filter, PAGE_SIZE)
         .onComplete(
             outcome -> {
               reading = false;
@@ -112,7 +193,10 @@ final class FeedStream {
                 if (failure.kind() == Failures.Kind.CLIENT) {
                   end("error", failure.error().getMessage(), at);
                 } else if (failure.kind() == Failures.Kind.INTERNAL) {
-                  LOG.error("the live tail of tenant {} failed", tenant.name(), outcome.cause());
+                  LOG.error(
+                      "the live tail of tenant {} failed",
+                      principal.tenant().name(),
+                      outcome.cause());
                   end("error", "the gateway failed to read the feed; resume from the cursor", at);
                 }
                 // Shed or unavailable: the next tick tries again.
@@ -167,10 +251,5 @@ final class FeedStream {
       closed = true;
       hub.remove(this);
     }
-  }
-
-  static ApiException tooMany(int max) {
-    return ApiException.shed(
-        "this gateway already serves " + max + " live tails (LVG_EVENTS_MAX_STREAMS); retry later");
   }
 }

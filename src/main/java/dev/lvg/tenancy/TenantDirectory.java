@@ -113,12 +113,13 @@ public final class TenantDirectory {
                   rights.add(right);
                 }
               }
+              Long expires = row.getLong("expires_millis");
               Principal principal =
                   new Principal(
                       new Tenant(row.getLong("id"), row.getString("name")),
                       Set.copyOf(rights),
-                      row.getString("key_id"));
-              Long expires = row.getLong("expires_millis");
+                      row.getString("key_id"),
+                      expires == null ? Principal.NEVER : expires);
               long ttl =
                   expires == null
                       ? cacheNanos
@@ -227,6 +228,20 @@ public final class TenantDirectory {
     }
     long now = System.nanoTime();
     cache.put(key, new Cached(value, now + ttlNanos / 2, now + ttlNanos));
+  }
+
+  /**
+   * How many times everything remembered was forgotten: it moves whenever a credential or a tenant
+   * changes on any gateway, so a holder of something long-lived (a live tail) checks its credential
+   * again when it moves.
+   */
+  public long generation() {
+    return generation.get();
+  }
+
+  /** Whether changes are heard about now; while they are not, holders check again every second. */
+  public boolean remembering() {
+    return remembering;
   }
 
   /** Forgets every resolved key and tenant: a credential or a tenant changed somewhere. */

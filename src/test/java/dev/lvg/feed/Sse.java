@@ -42,8 +42,14 @@ final class Sse implements AutoCloseable {
 
   /** As above; a read that waits longer than {@code timeoutMillis} throws. */
   Sse(String url, String apiKey, String lastEventId, int timeoutMillis) throws IOException {
+    this(url, "x-api-key", apiKey, lastEventId, timeoutMillis);
+  }
+
+  /** Opens {@code url} with the credential {@code header}: {@code value}. */
+  Sse(String url, String header, String value, String lastEventId, int timeoutMillis)
+      throws IOException {
     connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
-    connection.setRequestProperty("x-api-key", apiKey);
+    connection.setRequestProperty(header, value);
     connection.setRequestProperty("Accept", "text/event-stream");
     connection.setRequestProperty("Accept-Encoding", "gzip");
     if (lastEventId != null) {
