@@ -30,7 +30,7 @@ public final class AdmissionReport {
    * tenant:<id>} by the tenant's name; others keep their label), and the gateway's version creates.
    */
   public ObjectNode all(Map<String, String> names) {
-    ObjectNode answer = report(requester -> true, names);
+    ObjectNode answer = report(null, names);
     ObjectNode creates = answer.putObject("version_creates");
     for (Counter counter : registry.find("lvg_version_create").counters()) {
       creates.put(counter.getId().getTag("outcome"), (long) counter.count());
@@ -38,12 +38,17 @@ public final class AdmissionReport {
     return answer;
   }
 
-  /** The classes and one requester's counters only, under {@code name}. */
+  /**
+   * One requester's view, under {@code name}: each class's limit and its own requests running and
+   * waiting (never the gateway's totals, which would show other tenants' load), and its counters.
+   */
   public ObjectNode of(String requester, String name) {
-    return report(requester::equals, Map.of(requester, name));
+    return report(requester, Map.of(requester, name));
   }
 
-  private ObjectNode report(Predicate<String> shown, Map<String, String> names) {
+  /** The report of {@code only} (a requester), or of every requester and the totals (null). */
+  private ObjectNode report(String only, Map<String, String> names) {
+    Predicate<String> shown = only == null ? requester -> true : only::equals;
     ObjectNode answer = Json.object();
     ArrayNode classes = answer.putArray("classes");
     for (ConcurrencyLimiter limiter : limiters) {
@@ -51,8 +56,8 @@ public final class AdmissionReport {
           .addObject()
           .put("class", limiter.name())
           .put("limit", limiter.limit())
-          .put("in_flight", limiter.running())
-          .put("waiting", limiter.waiting());
+          .put("in_flight", only == null ? limiter.running() : limiter.running(only))
+          .put("waiting", only == null ? limiter.waiting() : limiter.waiting(only));
     }
     Map<String, ObjectNode> requesters = new TreeMap<>();
     for (Counter counter : registry.find("lvg_admission").counters()) {

@@ -126,6 +126,18 @@ public final class ConcurrencyLimiter {
     return waitingCount;
   }
 
+  /** Requests of {@code requester} running now. */
+  public synchronized int running(String requester) {
+    Requester state = requesters.get(requester);
+    return state == null ? 0 : state.running;
+  }
+
+  /** Requests of {@code requester} waiting now. */
+  public synchronized int waiting(String requester) {
+    Requester state = requesters.get(requester);
+    return state == null ? 0 : state.waiting.size();
+  }
+
   /**
    * Asks for a slot for {@code requester} (see {@link Requester}): the answer is the permit, at
    * once when a slot is free now or later after a wait, or a 503 "Slow down" refusal, at once or

@@ -409,4 +409,27 @@ class ConcurrencyLimiterTest {
               assertThat(error.retryAfterSeconds()).isPositive();
             });
   }
+
+  @Test
+  void aTenantsOwnReportShowsItsOwnRequestsNotTheGatewaysTotals() {
+    ConcurrencyLimiter limiter = limiter(4, 100);
+    ask(limiter, "tenant:1");
+    ask(limiter, "tenant:1");
+    ask(limiter, "tenant:1");
+    ask(limiter, "tenant:2");
+    ask(limiter, "tenant:1");
+    AdmissionReport report =
+        new AdmissionReport(
+            List.of(limiter), new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+    var own = report.of("tenant:2", "quiet").get("classes").get(0);
+    assertThat(own.get("limit").asInt()).isEqualTo(4);
+    assertThat(own.get("in_flight").asInt()).isEqualTo(1);
+    assertThat(own.get("waiting").asInt()).isZero();
+    var other = report.of("tenant:1", "busy").get("classes").get(0);
+    assertThat(other.get("in_flight").asInt()).isEqualTo(3);
+    assertThat(other.get("waiting").asInt()).isEqualTo(1);
+    var all = report.all(java.util.Map.of()).get("classes").get(0);
+    assertThat(all.get("in_flight").asInt()).isEqualTo(4);
+    assertThat(all.get("waiting").asInt()).isEqualTo(1);
+  }
 }
