@@ -62,7 +62,7 @@ done
 # 2. Lag at half of finalize saturation.
 measure_saturation
 rate=$(awk "BEGIN {printf \"%d\", $saturation / 2}")
-start_gateway finalize LVG_ADMIN_API_KEY=$ADMIN LVG_WEBHOOK_ALLOW_PRIVATE_TARGETS=true
+start_gateway finalize LVG_ADMIN_API_KEY=$ADMIN LVG_ADMIN_LISTENER=api LVG_WEBHOOK_ALLOW_PRIVATE_TARGETS=true
 java -cp "$CP" dev.lvg.bench.FeedBench lag "$API" $KEY $ADMIN bench "$DURATION" >target/bench-feed-lag.txt 2>&1 &
 watcher=$!
 sleep 3

@@ -14,7 +14,7 @@ ADMIN=bench-admin
 . bench/lib.sh
 build
 rate=$1
-start_gateway finalize LVG_ADMIN_API_KEY=$ADMIN LVG_WEBHOOK_ALLOW_PRIVATE_TARGETS=true
+start_gateway finalize LVG_ADMIN_API_KEY=$ADMIN LVG_ADMIN_LISTENER=api LVG_WEBHOOK_ALLOW_PRIVATE_TARGETS=true
 java -cp "$CP" dev.lvg.bench.FeedBench lag "$API" $KEY $ADMIN bench "$DURATION" >target/bench-webhook-lag.txt 2>&1 &
 watcher=$!
 sleep 3

@@ -14,6 +14,7 @@ import dev.lvg.catalog.CatalogRepository;
 import dev.lvg.catalog.CatalogRoutes;
 import dev.lvg.catalog.CatalogService;
 import dev.lvg.catalog.Locations;
+import dev.lvg.config.AdminListener;
 import dev.lvg.config.Deadlines;
 import dev.lvg.config.GatewayConfig;
 import dev.lvg.console.Console;
@@ -30,7 +31,6 @@ import dev.lvg.http.ErrorResponder;
 import dev.lvg.http.JsonBodies;
 import dev.lvg.http.OutageLog;
 import dev.lvg.http.Paging;
-import dev.lvg.http.RequestIds;
 import dev.lvg.metrics.GatewayMetrics;
 import dev.lvg.metrics.HttpMetrics;
 import dev.lvg.overload.Admission;
@@ -52,8 +52,6 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
-import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -101,23 +99,25 @@ final class ApiVerticle extends VerticleBase {
   private static final JsonBodies JSON_BODIES = new JsonBodies();
   private static final Handler<RoutingContext> MAY_READ = Authentication.requiring(Right.READ);
   private static final Handler<RoutingContext> MAY_WRITE = Authentication.requiring(Right.WRITE);
-  private static final ApiException SHUTTING_DOWN =
-      ApiException.unavailable("the gateway is shutting down; retry shortly");
 
   private final Shared shared;
   private final int port;
   private final AtomicInteger boundPort;
+  private final AtomicInteger boundAdminPort;
   private HttpServer server;
+  private HttpServer adminServer;
   private ConnectionGuard guard;
 
   /**
    * {@code port} is the port to listen on (negative: a random port all instances share); the port
-   * it got is set in {@code boundPort}.
+   * it got is set in {@code boundPort}, and the admin listener's (if it has one) in {@code
+   * boundAdminPort}.
    */
-  ApiVerticle(Shared shared, int port, AtomicInteger boundPort) {
+  ApiVerticle(Shared shared, int port, AtomicInteger boundPort, AtomicInteger boundAdminPort) {
     this.shared = shared;
     this.port = port;
     this.boundPort = boundPort;
+    this.boundAdminPort = boundAdminPort;
   }
 
   @Override
@@ -132,53 +132,58 @@ final class ApiVerticle extends VerticleBase {
             shared.openConnections(),
             shared.busyGuards());
     guard.start(vertx);
-    HttpServerOptions options =
-        new HttpServerOptions()
-            .setCompressionSupported(true)
-            .setMaxInitialLineLength(16 * 1024)
-            // HTTP/1.1 only: with cleartext HTTP/2 on, a connection exists only once its first
-            // bytes are in, so a peer that connects and says nothing would escape the head timeout.
-            .setHttp2ClearTextEnabled(false);
-    if (shared.config().tls()) {
-      // HTTP/2 through ALPN, or HTTP/1.1; a handshake not done within the head timeout is cut.
-      options
-          .setSsl(true)
-          .setUseAlpn(true)
-          .setKeyCertOptions(
-              new PemKeyCertOptions()
-                  .setCertPath(shared.config().tlsCert().toString())
-                  .setKeyPath(shared.config().tlsKey().toString()))
-          .setSslHandshakeTimeout(deadlines.headTimeoutMillis())
-          .setSslHandshakeTimeoutUnit(TimeUnit.MILLISECONDS)
-          .setIdleTimeout(deadlines.idleTimeoutMillis())
-          .setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
+    HttpServerOptions options = ApiListeners.options(shared.config());
+    Router router = router();
+    Future<HttpServer> api =
+        listen(options, router, port, shared.config().host(), !adminApart())
+            .onSuccess(listening -> boundPort.set(listening.actualPort()));
+    if (!adminApart()) {
+      return api.onSuccess(listening -> server = listening);
     }
-    return vertx
-        .createHttpServer(options)
-        .connectionHandler(guard::connected)
-        .invalidRequestHandler(ErrorResponder::rejectUndecodable)
-        .requestHandler(
-            new Handler<HttpServerRequest>() {
-              private final Router router = router();
-              private final String operatorKey = shared.config().adminApiKey();
-
-              @Override
-              public void handle(HttpServerRequest request) {
-                guard.requested(request);
-                RequestIds.assign(request, operatorKey);
-                if (shared.draining().get()) {
-                  ErrorResponder.answer(request, SHUTTING_DOWN, 503, true);
-                } else if (!ErrorResponder.rejectMalformedUri(request)) {
-                  router.handle(request);
-                }
-              }
-            })
-        .listen(port, shared.config().host())
+    AdminListener admin = shared.config().admin();
+    // A negative port is a random one the verticles share, one per negative number: -1 is the
+    // API's.
+    int adminPort = admin.port() == 0 ? -2 : admin.port();
+    Future<HttpServer> own = listen(options, router, adminPort, admin.host(), true);
+    return Future.all(api, own)
         .onSuccess(
-            listening -> {
-              server = listening;
-              boundPort.set(listening.actualPort());
+            both -> {
+              server = api.result();
+              adminServer = own.result();
+              boundAdminPort.set(adminServer.actualPort());
+            })
+        .onFailure(
+            failed -> {
+              if (api.succeeded()) {
+                api.result().close();
+              }
+              if (own.succeeded()) {
+                own.result().close();
+              }
             });
+  }
+
+  /** Whether the admin API has a listener of its own, so the API port refuses it. */
+  private boolean adminApart() {
+    return shared.config().adminApart();
+  }
+
+  /**
+   * Serves {@code router} on {@code host}:{@code port}; with {@code admin} false the admin API is
+   * refused there (it has a listener of its own).
+   */
+  private Future<HttpServer> listen(
+      HttpServerOptions options, Router router, int port, String host, boolean admin) {
+    return ApiListeners.listen(
+        vertx,
+        options,
+        guard,
+        router,
+        admin,
+        shared.draining(),
+        shared.config().adminApiKey(),
+        port,
+        host);
   }
 
   private Router router() {
@@ -310,6 +315,10 @@ final class ApiVerticle extends VerticleBase {
     ctx.next();
   }
 
+  private static Future<Void> close(HttpServer server) {
+    return server == null ? Future.succeededFuture() : server.close();
+  }
+
   /**
    * Called once the gateway is draining (new requests get 503): waits up to the shutdown grace for
    * the requests in progress on every event loop to be answered, then closes the server and its
@@ -323,7 +332,7 @@ final class ApiVerticle extends VerticleBase {
         .compose(
             idle -> {
               guard.stop();
-              return server == null ? Future.succeededFuture() : server.close();
+              return Future.all(close(server), close(adminServer));
             });
   }
 }

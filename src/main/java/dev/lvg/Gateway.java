@@ -25,7 +25,6 @@ import dev.lvg.tenancy.Right;
 import dev.lvg.tenancy.TenantDirectory;
 import dev.lvg.version.CommitPipeline;
 import dev.lvg.version.VersionRepository;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.CompositeFuture;
@@ -63,6 +62,7 @@ public final class Gateway implements AutoCloseable {
   private final TenantDirectory tenants;
   private final GatewayStorage storage;
   private final AtomicInteger apiPort = new AtomicInteger();
+  private final AtomicInteger adminPort = new AtomicInteger();
   private final AtomicInteger managementPort = new AtomicInteger();
   private final AtomicBoolean draining = new AtomicBoolean();
   private final int shutdownGraceSeconds;
@@ -107,6 +107,11 @@ public final class Gateway implements AutoCloseable {
   /** The port the API listens on (the configured one, or the one chosen for port 0). */
   public int apiPort() {
     return apiPort.get();
+  }
+
+  /** The port of the admin API's own listener, or the API port when it has none. */
+  public int adminPort() {
+    return adminPort.get() == 0 ? apiPort() : adminPort.get();
   }
 
   /** The port the management endpoints listen on. */
@@ -156,13 +161,20 @@ public final class Gateway implements AutoCloseable {
           cause.getMessage() == null ? cause.toString() : cause.getMessage(), cause);
     }
     LOG.info(
-        "serving the API on {}:{} and management on {}:{} ({} event-loop verticles, {} database)",
+        "serving the API on {}:{}, the admin API on {}:{} and management on {}:{} ({} event-loop"
+            + " verticles, {} database)",
         config.host(),
         gateway.apiPort(),
+        config.adminApart() ? config.admin().host() : config.host(),
+        gateway.adminPort(),
         config.managementHost(),
         gateway.managementPort(),
         config.httpInstances(),
         embedded != null ? "embedded" : "external");
+    String clearText = config.admin().clearTextWarning(config);
+    if (clearText != null) {
+      LOG.warn(clearText);
+    }
     return gateway;
   }
 
@@ -200,7 +212,7 @@ public final class Gateway implements AutoCloseable {
                     .compose(
                         citus ->
                             Future.all(
-                                    ContractValidation.spec(vertx, version()),
+                                    ContractValidation.spec(vertx, OpenApi.gatewayVersion()),
                                     ContractValidation.admin(vertx),
                                     Console.load(vertx, config.console()))
                                 .compose(
@@ -221,17 +233,11 @@ public final class Gateway implements AutoCloseable {
                                   .filter(declaration -> declaration.right() != Right.ADMIN)
                                   .map(Declaration::id)
                                   .toList(),
-                              version()));
+                              OpenApi.gatewayVersion()));
               return managementVertx
                   .deployVerticle(management)
                   .onSuccess(id -> managementPort.set(management.actualPort()));
             });
-  }
-
-  /** The version in the jar's manifest, or "dev" when run from classes. */
-  private static String version() {
-    String version = Gateway.class.getPackage().getImplementationVersion();
-    return version == null ? "dev" : version;
   }
 
   /** One API verticle per event loop, all on one port; port 0 picks a free port they share. */
@@ -245,11 +251,7 @@ public final class Gateway implements AutoCloseable {
     BranchRepository branches = new BranchRepository(catalog);
     VersionRepository versions = new VersionRepository(catalog, branches, distributed);
     GatewayMetrics metrics = new GatewayMetrics(registry);
-    OutageLog outages = new OutageLog();
-    Gauge.builder("lvg_dependency_outage", () -> outages.inOutage() ? 1 : 0)
-        .description("1 while requests are answered 503 because PostgreSQL or storage failed")
-        .register(registry);
-    vertx.setPeriodic(1000, tick -> outages.tick(System.currentTimeMillis()));
+    OutageLog outages = OutageLog.metered(vertx, registry);
     Feed feed = Feed.start(vertx, pool, config.feed(), registry, draining);
     CommitPipeline pipeline =
         new CommitPipeline(
@@ -292,7 +294,7 @@ public final class Gateway implements AutoCloseable {
     int port = config.port() == 0 ? -1 : config.port();
     return vertx
         .deployVerticle(
-            () -> new ApiVerticle(shared, port, apiPort),
+            () -> new ApiVerticle(shared, port, apiPort, adminPort),
             new DeploymentOptions()
                 .setInstances(config.httpInstances())
                 .setThreadingModel(ThreadingModel.EVENT_LOOP))

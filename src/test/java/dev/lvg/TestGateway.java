@@ -22,6 +22,10 @@ public final class TestGateway {
   public final Gateway gateway;
   public final GatewayConfig config;
   public final String baseUrl;
+
+  /** Where the admin API is served: the API port, unless a test gives it a listener of its own. */
+  public final String adminUrl;
+
   public final String managementUrl;
 
   private TestGateway(Map<String, String> overrides) {
@@ -43,6 +47,10 @@ public final class TestGateway {
     // Every test gateway shares one database: only the webhook tests' own gateways deliver, with
     // their own settings.
     settings.put("LVG_WEBHOOK_DELIVER", "false");
+    // Test gateways listen on loopback only, so the admin API is served beside the API there, on
+    // one port; AdminListenerIT checks the listener of its own.
+    settings.put("LVG_ADMIN_LISTENER", "api");
+    settings.put("LVG_ADMIN_PORT", "0");
     String external = System.getenv("LVG_TEST_DB_URL");
     if (external != null && !external.isBlank()) {
       settings.put("LVG_DB_URL", external);
@@ -52,6 +60,7 @@ public final class TestGateway {
     gateway = Gateway.start(config, clock);
     baseUrl = "http://127.0.0.1:" + gateway.apiPort();
     managementUrl = "http://127.0.0.1:" + gateway.managementPort();
+    adminUrl = "http://127.0.0.1:" + gateway.adminPort();
   }
 
   /** The gateway most tests share, started on first use and stopped when the JVM exits. */

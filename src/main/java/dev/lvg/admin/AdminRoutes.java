@@ -34,6 +34,9 @@ import org.slf4j.LoggerFactory;
  * JSON with the usual error body.
  */
 public final class AdminRoutes {
+  /** Where every path of the admin API starts. */
+  public static final String PREFIX = "/admin/";
+
   private final Pool pool;
   private static final Logger LOG = LoggerFactory.getLogger(AdminRoutes.class);
 

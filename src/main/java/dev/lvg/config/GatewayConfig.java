@@ -47,7 +47,16 @@ public record GatewayConfig(
     Path tlsCert,
     Path tlsKey,
     FeedSettings feed,
-    boolean console) {
+    boolean console,
+    AdminListener admin) {
+
+  /**
+   * True when the admin API is on a listener of its own: so configured, and on at all (an operator
+   * key or bearer tokens, which may grant the admin scope).
+   */
+  public boolean adminApart() {
+    return admin.own() && (adminApiKey != null || oauth2.enabled());
+  }
 
   /** True when the API port serves TLS (and HTTP/2 through ALPN). */
   public boolean tls() {
@@ -195,7 +204,8 @@ public record GatewayConfig(
         readable(s, "LVG_TLS_CERT", "LVG_TLS_KEY"),
         readable(s, "LVG_TLS_KEY", "LVG_TLS_CERT"),
         FeedSettings.from(s),
-        s.bool("LVG_CONSOLE", false));
+        s.bool("LVG_CONSOLE", false),
+        AdminListener.from(s));
   }
 
   private static S3Settings s3(Settings s) {

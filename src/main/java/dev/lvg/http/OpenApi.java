@@ -38,6 +38,12 @@ public final class OpenApi {
     }
   }
 
+  /** The gateway's version in the jar's manifest, or "dev" when run from classes. */
+  public static String gatewayVersion() {
+    String version = OpenApi.class.getPackage().getImplementationVersion();
+    return version == null ? "dev" : version;
+  }
+
   /** The document for the operations {@code served} (spec operationIds). Reads the jar: blocks. */
   public static String yaml(Collection<String> served, String version) {
     JsonNode contract = contract();

@@ -1,5 +1,8 @@
 package dev.lvg.http;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.Vertx;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,6 +16,19 @@ public final class OutageLog {
   private static final Logger LOG = LoggerFactory.getLogger(OutageLog.class);
   static final long QUIET_MILLIS = 2000;
   static final long SUMMARY_MILLIS = 60_000;
+
+  /**
+   * An outage log that ends outages on a once-a-second tick of {@code vertx}, with the gauge {@code
+   * lvg_dependency_outage} in {@code registry}.
+   */
+  public static OutageLog metered(Vertx vertx, MeterRegistry registry) {
+    OutageLog outages = new OutageLog();
+    Gauge.builder("lvg_dependency_outage", () -> outages.inOutage() ? 1 : 0)
+        .description("1 while requests are answered 503 because PostgreSQL or storage failed")
+        .register(registry);
+    vertx.setPeriodic(1000, tick -> outages.tick(System.currentTimeMillis()));
+    return outages;
+  }
 
   private long started = -1;
   private long lastFailure;

@@ -47,6 +47,7 @@ class RevocationAcrossProcessesIT {
       builder.environment().put("LVG_DATA_DIR", dir.resolve("data").toString());
       builder.environment().put("LVG_MANIFEST_MODE", "record");
       builder.environment().put("LVG_ADMIN_API_KEY", ADMIN_KEY);
+      builder.environment().put("LVG_ADMIN_LISTENER", "api");
       builder.redirectErrorStream(true).redirectOutput(log.toFile());
       GatewayProcess started = new GatewayProcess(builder.start(), "http://127.0.0.1:" + port, log);
       String ready = "http://127.0.0.1:" + management + "/health/ready";

@@ -21,6 +21,27 @@ class GatewayConfigTest {
     assertThat(config.storageRoot().uri())
         .isEqualTo("file://" + config.dataDir().resolve("tables"));
     assertThat(config.bootstrapTenant()).isNull();
+    assertThat(config.admin()).isEqualTo(new AdminListener(true, "127.0.0.1", 2335));
+  }
+
+  @Test
+  void theOperatorKeyOverPlainHttpOnAReachableAddressIsWarnedAbout() {
+    GatewayConfig open =
+        GatewayConfig.fromSettings(
+            Map.of("LVG_ADMIN_API_KEY", "k", "LVG_ADMIN_LISTENER", "api", "LVG_HOST", "0.0.0.0"));
+    String warning = open.admin().clearTextWarning(open);
+    assertThat(warning).contains("0.0.0.0").contains("LVG_ADMIN_LISTENER=own");
+    for (Map<String, String> safe :
+        java.util.List.of(
+            Map.of("LVG_ADMIN_API_KEY", "k"),
+            Map.of("LVG_ADMIN_API_KEY", "k", "LVG_ADMIN_LISTENER", "api", "LVG_HOST", "127.0.0.1"),
+            Map.of("LVG_ADMIN_LISTENER", "api", "LVG_HOST", "0.0.0.0"))) {
+      GatewayConfig config = GatewayConfig.fromSettings(safe);
+      assertThat(config.admin().clearTextWarning(config)).as(safe.toString()).isNull();
+    }
+    GatewayConfig reachable =
+        GatewayConfig.fromSettings(Map.of("LVG_ADMIN_API_KEY", "k", "LVG_ADMIN_HOST", "10.0.0.5"));
+    assertThat(reachable.admin().clearTextWarning(reachable)).contains("10.0.0.5");
   }
 
   @Test
