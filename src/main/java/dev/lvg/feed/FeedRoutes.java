@@ -26,6 +26,12 @@ public final class FeedRoutes {
   public static final String QUERY = "QueryEvents";
   public static final String STREAM = "StreamEvents";
 
+  /** Event types a live tail may name (its query is checked apart; the contract has the rest). */
+  static final int MAX_TYPES = 32;
+
+  /** The longest cursor, as the contract bounds continuation-token. */
+  static final int MAX_TOKEN = 64;
+
   private final Pool pool;
   private final FeedLog log;
   private final FeedHub hub;
@@ -74,6 +80,10 @@ public final class FeedRoutes {
         }
       }
     }
+    if (types.size() > MAX_TYPES) {
+      throw ApiException.invalidInput(
+          "query parameter operation-types holds " + types.size() + " types; at most " + MAX_TYPES);
+    }
     List<String> objects = new ArrayList<>();
     for (String id : ctx.queryParam("catalog-object")) {
       objects.add(ObjectId.display(ObjectId.parse(id, ObjectId.DEFAULT_DELIMITER)));
@@ -83,6 +93,9 @@ public final class FeedRoutes {
     String token = ctx.request().getHeader("Last-Event-ID");
     if (token == null || token.isBlank()) {
       token = ctx.request().getParam("continuation-token");
+    } else if (token.length() > MAX_TOKEN) {
+      throw ApiException.invalidInput(
+          "header Last-Event-ID holds " + token.length() + " characters; at most " + MAX_TOKEN);
     }
     String from = token;
     Principal principal = Authentication.principal(ctx);

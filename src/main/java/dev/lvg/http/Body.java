@@ -86,7 +86,7 @@ public final class Body {
       // PostgreSQL text cannot hold NUL, and no name or path needs one.
       throw ApiException.invalidInput("'" + name + "' must not contain the NUL character");
     }
-    return value.textValue();
+    return Bounds.string(name, value.textValue());
   }
 
   public String requiredNonEmptyString(String name) {
@@ -120,6 +120,7 @@ public final class Body {
     if (!value.isObject()) {
       throw ApiException.invalidInput("'" + name + "' must be an object of strings");
     }
+    Bounds.properties(name, value.size());
     Map<String, String> result = new LinkedHashMap<>();
     Iterator<Map.Entry<String, JsonNode>> fields = value.fields();
     while (fields.hasNext()) {
@@ -127,7 +128,8 @@ public final class Body {
       if (!entry.getValue().isTextual()) {
         throw ApiException.invalidInput("'" + name + "." + entry.getKey() + "' must be a string");
       }
-      result.put(entry.getKey(), entry.getValue().textValue());
+      String key = Bounds.string(name + " key", entry.getKey());
+      result.put(key, Bounds.string(name + "." + key, entry.getValue().textValue()));
     }
     return result;
   }
@@ -140,12 +142,13 @@ public final class Body {
     if (!value.isArray()) {
       throw ApiException.invalidInput("'" + name + "' must be an array of strings");
     }
+    Bounds.items(name, value.size(), Bounds.MAX_ITEMS);
     List<String> result = new ArrayList<>(value.size());
     for (JsonNode item : value) {
       if (!item.isTextual()) {
         throw ApiException.invalidInput("'" + name + "' must be an array of strings");
       }
-      result.add(item.textValue());
+      result.add(Bounds.string(name + " item", item.textValue()));
     }
     return result;
   }

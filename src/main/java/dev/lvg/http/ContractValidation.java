@@ -82,8 +82,8 @@ public final class ContractValidation {
 
   /**
    * {@code document} made for validating requests: without the operations whose request body is not
-   * JSON (vertx-openapi validates JSON), and with every answer left undescribed (the served
-   * document describes them).
+   * JSON (vertx-openapi validates JSON), with every answer left undescribed (the served document
+   * describes them), and with the default {@link Bounds} on every schema that declares none.
    */
   static JsonObject requestsOnly(JsonObject document) {
     JsonObject paths = document.getJsonObject("paths");
@@ -106,6 +106,7 @@ public final class ContractValidation {
         paths.remove(path);
       }
     }
+    Bounds.declare(document);
     return document;
   }
 
