@@ -73,6 +73,7 @@ final class ApiVerticle extends VerticleBase {
   record Shared(
       GatewayConfig config,
       Pool pool,
+      Pool reads,
       TenantDirectory tenants,
       BearerTokens bearerTokens,
       CatalogRepository catalog,
@@ -80,8 +81,8 @@ final class ApiVerticle extends VerticleBase {
       Locations locations,
       VersionRepository versions,
       CommitPipeline pipeline,
-      ConcurrencyLimiter reads,
-      ConcurrencyLimiter writes,
+      ConcurrencyLimiter readAdmission,
+      ConcurrencyLimiter writeAdmission,
       TenantRateLimit tenantRateLimit,
       GatewayMetrics metrics,
       HttpMetrics httpMetrics,
@@ -212,19 +213,25 @@ final class ApiVerticle extends VerticleBase {
     }
     AdminRoutes admin = new AdminRoutes(pool, config.adminApiKey(), shared.bearerTokens());
     Routes routes = new ChainedRoutes(router, authentication, admin::authorize);
-    new VersionRoutes(pool, versions, paging).mount(routes);
-    new CatalogRoutes(pool, catalog, paging).mount(routes);
-    new BranchRoutes(pool, branches, paging).mount(routes);
+    Pool reads = shared.reads();
+    new VersionRoutes(pool, reads, versions, paging).mount(routes);
+    new CatalogRoutes(pool, reads, catalog, paging).mount(routes);
+    new BranchRoutes(pool, reads, branches, paging).mount(routes);
     new BatchRoutes(pool, catalog, versions).mount(routes);
-    new TransactionRoutes(pool).mount(routes);
+    new TransactionRoutes(reads).mount(routes);
     new TagRoutes(pool, branches, shared.pipeline().manifests(), paging).mount(routes);
     admin.mount(routes);
     new AdmissionRoutes(pool, shared.admission()).mount(routes);
     new CallerRoutes().mount(routes);
     FeedHub feedHub =
         new FeedHub(
-            vertx, pool, shared.feed(), shared.reads(), shared.draining(), shared.tenants());
-    new FeedRoutes(pool, shared.feed(), feedHub).mount(routes);
+            vertx,
+            reads,
+            shared.feed(),
+            shared.readAdmission(),
+            shared.draining(),
+            shared.tenants());
+    new FeedRoutes(reads, shared.feed(), feedHub).mount(routes);
     boolean allowPrivate = config.feed().webhooks().allowPrivateTargets();
     new WebhookRoutes(pool, new WebhookTargets(vertx, allowPrivate)).mount(routes);
     ErrorResponder errors = new ErrorResponder(config.maxBodyBytes(), shared.outages());
@@ -276,7 +283,8 @@ final class ApiVerticle extends VerticleBase {
             .handler(operation);
         return;
       }
-      ConcurrencyLimiter limiter = right == Right.READ ? shared.reads() : shared.writes();
+      ConcurrencyLimiter limiter =
+          right == Right.READ ? shared.readAdmission() : shared.writeAdmission();
       if (limiter != null) {
         route.handler(new Admission(limiter, authentication::requester));
       }
@@ -285,6 +293,9 @@ final class ApiVerticle extends VerticleBase {
           .handler(body)
           .handler(authentication)
           .handler(right == Right.READ ? MAY_READ : MAY_WRITE);
+      if (right == Right.READ) {
+        route.handler(ErrorResponder::read);
+      }
       if (shared.tenantRateLimit() != null) {
         route.handler(shared.tenantRateLimit());
       }

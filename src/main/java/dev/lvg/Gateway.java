@@ -11,6 +11,7 @@ import dev.lvg.console.Console;
 import dev.lvg.db.Database;
 import dev.lvg.db.EmbeddedDatabase;
 import dev.lvg.db.Migrations;
+import dev.lvg.db.Pools;
 import dev.lvg.feed.Feed;
 import dev.lvg.http.ContractValidation;
 import dev.lvg.http.OpenApi;
@@ -58,6 +59,7 @@ public final class Gateway implements AutoCloseable {
   private final Vertx vertx;
   private final Vertx managementVertx;
   private final Pool pool;
+  private final Pool reads;
   private final Pool healthPool;
   private final TenantDirectory tenants;
   private final GatewayStorage storage;
@@ -74,7 +76,7 @@ public final class Gateway implements AutoCloseable {
       EmbeddedDatabase embedded,
       Vertx vertx,
       Vertx managementVertx,
-      Pool pool,
+      Pools pools,
       Pool healthPool,
       GatewayConfig config,
       PrometheusMeterRegistry registry,
@@ -82,7 +84,8 @@ public final class Gateway implements AutoCloseable {
     this.embedded = embedded;
     this.vertx = vertx;
     this.managementVertx = managementVertx;
-    this.pool = pool;
+    this.pool = pools.writes();
+    this.reads = pools.reads();
     this.healthPool = healthPool;
     this.tenants = new TenantDirectory(pool);
     this.storage = GatewayStorage.open(vertx, pool, config, registry, clock);
@@ -132,22 +135,11 @@ public final class Gateway implements AutoCloseable {
     String url = embedded != null ? embedded.url() : config.dbUrl();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Vertx vertx = GatewayVertx.create(config, registry);
-    int statementTimeout = config.deadlines().statementTimeoutMillis();
-    Pool pool =
-        Database.keyedPool(
-            vertx,
-            url,
-            "lvg",
-            config.dbPoolSize(),
-            config.dbQueueSize(),
-            config.httpInstances(),
-            statementTimeout);
-    // Readiness asks whether PostgreSQL answers, on a connection and an event loop of its own: a
-    // busy API pool is load to shed, not a reason to take the gateway out of service.
+    Pools pools = Pools.open(vertx, url, config);
     Vertx managementVertx = GatewayVertx.management(registry);
-    Pool healthPool = Database.pool(managementVertx, url, "lvg-health", 1, 4, 1, statementTimeout);
+    Pool healthPool = Pools.health(managementVertx, url, config);
     Gateway gateway =
-        new Gateway(embedded, vertx, managementVertx, pool, healthPool, config, registry, clock);
+        new Gateway(embedded, vertx, managementVertx, pools, healthPool, config, registry, clock);
     try {
       gateway
           .deploy(config, registry, migrations, url)
@@ -263,12 +255,15 @@ public final class Gateway implements AutoCloseable {
             config.commitBatchSize(),
             distributed,
             metrics);
-    ConcurrencyLimiter reads = Limits.admission(vertx, "reads", config.admission(), registry);
-    ConcurrencyLimiter writes = Limits.admission(vertx, "writes", config.admission(), registry);
+    ConcurrencyLimiter readAdmission =
+        Limits.admission(vertx, Limits.READS, config.admission(), registry);
+    ConcurrencyLimiter writeAdmission =
+        Limits.admission(vertx, "writes", config.admission(), registry);
     ApiVerticle.Shared shared =
         new ApiVerticle.Shared(
             config,
             pool,
+            reads,
             tenants,
             tokens,
             catalog,
@@ -276,8 +271,8 @@ public final class Gateway implements AutoCloseable {
             new Locations(config.storageRoot(), config.s3(), storage.vendor()),
             versions,
             pipeline,
-            reads,
-            writes,
+            readAdmission,
+            writeAdmission,
             Limits.tenantQuotas(config.tenantQuotas()),
             metrics,
             new HttpMetrics(registry),
@@ -289,7 +284,7 @@ public final class Gateway implements AutoCloseable {
             loaded.resultAt(1),
             served,
             feed,
-            new AdmissionReport(List.of(reads, writes), registry),
+            new AdmissionReport(List.of(readAdmission, writeAdmission), registry),
             loaded.resultAt(2));
     int port = config.port() == 0 ? -1 : config.port();
     return vertx

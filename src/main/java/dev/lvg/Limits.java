@@ -13,6 +13,9 @@ import java.util.concurrent.TimeUnit;
 
 /** Builds the gateway's limits from its configuration: admission control and tenant quotas. */
 final class Limits {
+  /** The class of reads, whose requests share the database's time among tenants. */
+  static final String READS = "reads";
+
   private Limits() {}
 
   /** Admission control for one class of requests, or null when it is switched off. */
@@ -33,6 +36,11 @@ final class Limits {
                 settings.tolerance(),
                 TimeUnit.MILLISECONDS.toNanos(settings.acceptedLatencyMillis()),
                 TimeUnit.MILLISECONDS.toNanos(settings.floorLatencyMillis())),
+            limiterClass.equals(READS) && settings.readTimeMillisPerSecond() > 0
+                ? new ConcurrencyLimiter.TimeShare(
+                    settings.readTimeMillisPerSecond() / 1000.0,
+                    TimeUnit.MILLISECONDS.toNanos(settings.readTimeBurstMillis()))
+                : null,
             System::nanoTime,
             (delayNanos, task) -> {
               long timer =

@@ -21,11 +21,14 @@ import java.util.Map;
 /** The branch operations of one table. */
 public final class BranchRoutes {
   private final Pool pool;
+  private final Pool reads;
   private final BranchRepository branches;
   private final Paging paging;
 
-  public BranchRoutes(Pool pool, BranchRepository branches, Paging paging) {
+  /** Writes run on {@code pool}, reads on {@code reads}. */
+  public BranchRoutes(Pool pool, Pool reads, BranchRepository branches, Paging paging) {
     this.pool = pool;
+    this.reads = reads;
     this.branches = branches;
     this.paging = paging;
   }
@@ -65,7 +68,7 @@ public final class BranchRoutes {
     int limit = paging.limit(ctx);
     String after = Paging.decode(ctx.queryParams().get("page_token"));
     return branches
-        .list(pool, Authentication.tenant(ctx), tableId, after, limit)
+        .list(reads, Authentication.tenant(ctx), tableId, after, limit)
         .map(
             page -> {
               ObjectNode result = Json.object();

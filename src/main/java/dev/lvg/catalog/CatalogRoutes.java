@@ -26,6 +26,7 @@ import java.util.Map;
 /** The namespace and table operations a Lance writer calls around its commits. */
 public final class CatalogRoutes {
   private final Pool pool;
+  private final Pool reads;
   private final CatalogRepository catalog;
   private final NamespaceRepository namespaces;
   private final BranchRepository branches;
@@ -33,8 +34,13 @@ public final class CatalogRoutes {
   private final CatalogService service;
   private final Paging paging;
 
-  public CatalogRoutes(Pool pool, CatalogService service, Paging paging) {
+  /**
+   * Writes run on {@code pool}, reads on {@code reads}: a flood of reads cannot take the writes'
+   * connections.
+   */
+  public CatalogRoutes(Pool pool, Pool reads, CatalogService service, Paging paging) {
     this.pool = pool;
+    this.reads = reads;
     this.catalog = service.repository();
     this.namespaces = catalog.namespaces();
     this.branches = service.branches();
@@ -105,7 +111,7 @@ public final class CatalogRoutes {
     int limit = paging.limit(ctx);
     String after = Paging.decode(ctx.queryParams().get("page_token"));
     return namespaces
-        .listNamespaces(pool, Authentication.tenant(ctx), parent, after, limit)
+        .listNamespaces(reads, Authentication.tenant(ctx), parent, after, limit)
         .map(names -> page("namespaces", names, limit));
   }
 
@@ -115,7 +121,7 @@ public final class CatalogRoutes {
     int limit = paging.limit(ctx);
     String after = Paging.decode(ctx.queryParams().get("page_token"));
     return catalog
-        .listTables(pool, Authentication.tenant(ctx), namespace, after, limit)
+        .listTables(reads, Authentication.tenant(ctx), namespace, after, limit)
         .map(names -> page("tables", names, limit));
   }
 
@@ -133,13 +139,13 @@ public final class CatalogRoutes {
   private Future<ObjectNode> describeNamespace(RoutingContext ctx) {
     List<String> id = ObjectId.fromRequest(ctx, Requests.body(ctx));
     return namespaces
-        .describeNamespace(pool, Authentication.tenant(ctx), id)
+        .describeNamespace(reads, Authentication.tenant(ctx), id)
         .map(properties -> CatalogService.withProperties(Json.object(), properties));
   }
 
   private Future<?> namespaceExists(RoutingContext ctx) {
     List<String> id = ObjectId.fromRequest(ctx, Requests.body(ctx));
-    return namespaces.describeNamespace(pool, Authentication.tenant(ctx), id);
+    return namespaces.describeNamespace(reads, Authentication.tenant(ctx), id);
   }
 
   private Future<ObjectNode> declareTable(RoutingContext ctx) {
@@ -193,16 +199,16 @@ public final class CatalogRoutes {
     Actor actor = Actor.of(ctx);
     boolean write = Authentication.principal(ctx).may(Right.WRITE);
     return branches
-        .requireBranch(pool, tenant, id, branch)
+        .requireBranch(reads, tenant, id, branch)
         .compose(
             table ->
                 (version == null
-                        ? catalog.latestVersion(pool, tenant, table.id(), branch)
-                        : catalog.requireVersion(pool, tenant, table.id(), branch, version))
+                        ? catalog.latestVersion(reads, tenant, table.id(), branch)
+                        : catalog.requireVersion(reads, tenant, table.id(), branch, version))
                     .compose(
                         shown ->
                             service
-                                .tableAccess(pool, actor, write, id, table)
+                                .tableAccess(reads, actor, write, id, table)
                                 .map(
                                     access ->
                                         withVersion(
@@ -238,11 +244,11 @@ public final class CatalogRoutes {
     Tenant tenant = Authentication.tenant(ctx);
     List<String> id = tableId(ctx, body);
     if (version == null) {
-      return catalog.findTable(pool, tenant, id);
+      return catalog.findTable(reads, tenant, id);
     }
     return branches
-        .requireBranch(pool, tenant, id, branch)
-        .compose(table -> catalog.requireVersion(pool, tenant, table.id(), branch, version));
+        .requireBranch(reads, tenant, id, branch)
+        .compose(table -> catalog.requireVersion(reads, tenant, table.id(), branch, version));
   }
 
   private Future<ObjectNode> dropNamespace(RoutingContext ctx) {
@@ -286,7 +292,7 @@ public final class CatalogRoutes {
     String token = Paging.decode(ctx.queryParams().get("page_token"));
     List<String> after = token == null ? null : Paging.decodeId(token);
     return catalog
-        .listAllTables(pool, Authentication.tenant(ctx), after, limit)
+        .listAllTables(reads, Authentication.tenant(ctx), after, limit)
         .map(
             ids -> {
               ObjectNode result = Json.object();

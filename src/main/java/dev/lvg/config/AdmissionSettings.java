@@ -6,7 +6,10 @@ package dev.lvg.config;
  * {@code initialLimit}, that shrinks when latency exceeds both {@code tolerance} times its unloaded
  * baseline and {@code acceptedLatencyMillis}, the latency it holds admitted requests to under
  * overload, but not below what the recent throughput needs at {@code floorLatencyMillis}; a request
- * may wait at most {@code maxWaitMillis} for a slot. Off: no limit at all.
+ * may wait at most {@code maxWaitMillis} for a slot. Each tenant's reads may take {@code
+ * readTimeMillisPerSecond} of the database's time a second (from admission to answer; up to {@code
+ * readTimeBurstMillis} at once; 0: no share), so that a tenant's few heavy reads cannot take the
+ * time many light requests of others need. Off: no limit at all.
  */
 public record AdmissionSettings(
     boolean enabled,
@@ -16,7 +19,9 @@ public record AdmissionSettings(
     int maxWaitMillis,
     double tolerance,
     int acceptedLatencyMillis,
-    int floorLatencyMillis) {
+    int floorLatencyMillis,
+    int readTimeMillisPerSecond,
+    int readTimeBurstMillis) {
   /** Reads the {@code LVG_ADMISSION_*} settings. */
   static AdmissionSettings from(Settings s) {
     int min = s.integer("LVG_ADMISSION_MIN_LIMIT", 4, 1, 100_000);
@@ -51,6 +56,8 @@ public record AdmissionSettings(
         s.integer("LVG_ADMISSION_MAX_WAIT_MS", 1, 0, 60_000),
         parsed,
         s.integer("LVG_ADMISSION_ACCEPTED_LATENCY_MS", 15, 0, 60_000),
-        s.integer("LVG_ADMISSION_FLOOR_LATENCY_MS", 20, 0, 60_000));
+        s.integer("LVG_ADMISSION_FLOOR_LATENCY_MS", 20, 0, 60_000),
+        s.integer("LVG_TENANT_READ_TIME_MS", 1_000, 0, 1_000_000),
+        s.integer("LVG_TENANT_READ_TIME_BURST_MS", 5_000, 1, 10_000_000));
   }
 }

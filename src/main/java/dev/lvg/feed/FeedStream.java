@@ -190,7 +190,9 @@ final class FeedStream {
               long at = System.currentTimeMillis();
               if (outcome.failed()) {
                 Failures.Failure failure = Failures.classify(outcome.cause());
-                if (failure.kind() == Failures.Kind.CLIENT) {
+                if (Failures.statementTimedOut(outcome.cause())) {
+                  end("error", Failures.readTooLong().getMessage(), at);
+                } else if (failure.kind() == Failures.Kind.CLIENT) {
                   end("error", failure.error().getMessage(), at);
                 } else if (failure.kind() == Failures.Kind.INTERNAL) {
                   LOG.error(

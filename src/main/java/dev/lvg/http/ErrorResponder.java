@@ -20,6 +20,18 @@ import org.slf4j.LoggerFactory;
 public final class ErrorResponder implements Handler<RoutingContext> {
   private static final Logger LOG = LoggerFactory.getLogger(ErrorResponder.class);
 
+  private static final String READ = "lvg.read";
+
+  /**
+   * Marks a request of the reads' class, whose statements run on the reads' pool under their short
+   * timeout: one that runs past it is this request's answer (503 code 17, asking for less), not an
+   * outage of the database.
+   */
+  public static void read(RoutingContext ctx) {
+    ctx.put(READ, Boolean.TRUE);
+    ctx.next();
+  }
+
   private final long maxBodyBytes;
   private final OutageLog outages;
 
@@ -50,7 +62,12 @@ public final class ErrorResponder implements Handler<RoutingContext> {
       answer(ctx.request(), Failures.classify(failure).error(), 400, true);
       return;
     }
-    ApiException error = failure == null ? routerError(ctx) : log(ctx, Failures.classify(failure));
+    ApiException error =
+        failure == null
+            ? routerError(ctx)
+            : Boolean.TRUE.equals(ctx.get(READ)) && Failures.statementTimedOut(failure)
+                ? Failures.readTooLong()
+                : log(ctx, Failures.classify(failure));
     int status = failure == null && ctx.statusCode() == 413 ? 413 : error.errorCode().status;
     if (error.errorCode() == ErrorCode.SERVICE_UNAVAILABLE) {
       ctx.response().putHeader("Retry-After", Integer.toString(error.retryAfterSeconds()));

@@ -94,6 +94,24 @@ public final class Failures {
   }
 
   /**
+   * True when PostgreSQL cancelled the statement for running past its statement timeout: on the
+   * reads' pool, whose timeout is short, the request asked too much; elsewhere the database stalls.
+   */
+  public static boolean statementTimedOut(Throwable failure) {
+    return failure instanceof PgException pg
+        && "57014".equals(pg.getSqlState())
+        && pg.getErrorMessage() != null
+        && pg.getErrorMessage().contains("statement timeout");
+  }
+
+  /** The answer to a read whose statement ran past the reads' timeout: its own, not an outage. */
+  public static ApiException readTooLong() {
+    return ApiException.shed(
+        "this read needed more database time than a read may take (LVG_DB_READ_TIMEOUT_MS): ask"
+            + " for less (a smaller page, fewer filters) or retry later");
+  }
+
+  /**
    * True when a write that failed this way may have committed all the same (the connection broke
    * after the statement was sent), so its outcome must be read back before answering.
    */

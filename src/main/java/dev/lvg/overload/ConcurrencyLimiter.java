@@ -43,6 +43,9 @@ public final class ConcurrencyLimiter {
       long acceptedLatencyNanos,
       long floorLatencyNanos) {}
 
+  /** How much of the time its requests take each requester may use: a rate and a burst. */
+  public record TimeShare(double rate, long burstNanos) {}
+
   /** Schedules a one-off task; returns what cancels it. */
   public interface Timers {
     Runnable schedule(long delayNanos, Runnable task);
@@ -52,7 +55,9 @@ public final class ConcurrencyLimiter {
   public enum Reason {
     QUEUE_FULL,
     FAIR_SHARE,
-    DEADLINE
+    DEADLINE,
+    /** The requester used its share of the database's time ({@link TimeBudget}). */
+    DATABASE_TIME
   }
 
   /** Hears every decision, for the meters. */
@@ -90,9 +95,20 @@ public final class ConcurrencyLimiter {
   private int waitingCount;
   private final RetryAdvice retryAdvice = new RetryAdvice();
   private final Demand demand = new Demand();
+  private final TimeBudget budget;
 
+  /**
+   * A limiter that also shares the time its requests take among requesters: each earns {@code
+   * share.rate()} seconds of it a second, up to {@code share.burstNanos()} (null: no such share).
+   */
   public ConcurrencyLimiter(
-      String name, Settings settings, LongSupplier clock, Timers timers, Observer observer) {
+      String name,
+      Settings settings,
+      TimeShare share,
+      LongSupplier clock,
+      Timers timers,
+      Observer observer) {
+    this.budget = share == null ? null : new TimeBudget(share.rate(), share.burstNanos());
     this.name = name;
     this.limit =
         new AdaptiveLimit(
@@ -148,6 +164,16 @@ public final class ConcurrencyLimiter {
     Future<Permit> answer;
     synchronized (this) {
       long now = clock.getAsLong();
+      Requester known = requesters.get(requester);
+      long owed =
+          budget == null ? 0 : budget.wait(requester, now, known == null ? 0 : known.inFlight(now));
+      if (owed > 0) {
+        retryAdvice.refused();
+        afterwards.add(() -> observer.refused(requester, Reason.DATABASE_TIME));
+        answer = Future.failedFuture(Refusals.overBudget(name, owed));
+        run(afterwards);
+        return answer;
+      }
       Requester state = requesters.computeIfAbsent(requester, Requester::new);
       int asked = demand.ask(requester, now);
       Grant grant = grant(state, asked);
@@ -176,7 +202,7 @@ public final class ConcurrencyLimiter {
     if (maxWaitNanos <= 0) {
       return refuse(state, Reason.QUEUE_FULL, afterwards);
     }
-    int active = activeTenants(state);
+    int active = Requester.activeTenants(requesters.values(), state);
     int share = Math.max(1, limit.limit() / active);
     int room = waitingRoom();
     if (waitingCount >= room) {
@@ -221,43 +247,10 @@ public final class ConcurrencyLimiter {
     if (running < limit.limit() && waitingCount == 0) {
       return Grant.FREE_SLOT;
     }
-    if (mayBorrow(state)) {
+    if (Requester.mayBorrow(requesters.values(), state, limit.limit(), running)) {
       return Grant.BORROWED_SLOT;
     }
     return running < ceiling && demand.little(asked) ? Grant.LITTLE_DEMAND : null;
-  }
-
-  /**
-   * Whether a tenant under its fair share may run at once, over the limit, because other tenants
-   * hold more than theirs: it borrows one of their slots, which they pay back as their requests
-   * finish (no slot is handed on while more than the limit run). At most as many slots are lent as
-   * the tenants over their shares hold beyond them.
-   */
-  private boolean mayBorrow(Requester state) {
-    int active = activeTenants(state);
-    if (active < 2) {
-      return false;
-    }
-    int share = Math.max(1, limit.limit() / active);
-    if (state.running >= share) {
-      return false;
-    }
-    long beyondShares = 0;
-    for (Requester other : requesters.values()) {
-      beyondShares += Math.max(0, other.running - share);
-    }
-    return running - limit.limit() < beyondShares;
-  }
-
-  /** Tenants with requests running or waiting, counting the arriving one. */
-  private int activeTenants(Requester arriving) {
-    int active = arriving.load() == 0 ? 1 : 0;
-    for (Requester other : requesters.values()) {
-      if (other.load() > 0) {
-        active++;
-      }
-    }
-    return active;
   }
 
   /** What the limiter expects to admit within the longest wait, at the rate requests finish. */
@@ -273,6 +266,7 @@ public final class ConcurrencyLimiter {
   private Permit admit(Requester state, long now) {
     running++;
     state.running++;
+    state.admittedSum += now;
     demand.admitted(now);
     retryAdvice.admitted();
     return new Permit(state, now);
@@ -287,8 +281,12 @@ public final class ConcurrencyLimiter {
       permit.released = true;
       long now = clock.getAsLong();
       limit.onSample(now, now - permit.admittedAt, running);
+      if (budget != null) {
+        budget.charge(permit.requester.name, now - permit.admittedAt, now);
+      }
       running--;
       permit.requester.running--;
+      permit.requester.admittedSum -= permit.admittedAt;
       while (running < limit.limit() && waitingCount > 0) {
         Requester.Waiting next = Requester.nextFair(requesters.values());
         waitingCount--;
@@ -326,25 +324,7 @@ public final class ConcurrencyLimiter {
   }
 
   private ApiException refusal(Reason reason) {
-    String why =
-        switch (reason) {
-          case QUEUE_FULL -> "its waiting room is full";
-          case FAIR_SHARE -> "this tenant has its fair share of them";
-          case DEADLINE -> "could not start this request within " + waitMillis() + " ms";
-        };
-    return ApiException.shed(
-        "the gateway is at its limit of "
-            + limit.limit()
-            + " concurrent "
-            + name
-            + " and "
-            + why
-            + "; retry shortly",
-        retryAdvice.seconds());
-  }
-
-  private long waitMillis() {
-    return maxWaitNanos / 1_000_000;
+    return Refusals.atLimit(name, limit.limit(), reason, maxWaitNanos, retryAdvice.seconds());
   }
 
   private static void run(List<Runnable> actions) {

@@ -15,15 +15,57 @@ import java.util.Collection;
 final class Requester {
   final String name;
   int running;
+
+  /** The sum of the admission times of its requests running. */
+  long admittedSum;
+
   final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
 
   Requester(String name) {
     this.name = name;
   }
 
+  /** The time its requests running have taken so far, together. */
+  long inFlight(long now) {
+    return running * now - admittedSum;
+  }
+
   /** Requests running and waiting. */
   int load() {
     return running + waiting.size();
+  }
+
+  /**
+   * Whether {@code state}, under its fair share of {@code limit}, may run at once over the limit
+   * because other tenants hold more than theirs ({@code running} in all): it borrows one of their
+   * slots, which they pay back as their requests finish (no slot is handed on while more than the
+   * limit run). At most as many slots are lent as the tenants over their shares hold beyond them.
+   */
+  static boolean mayBorrow(Collection<Requester> all, Requester state, int limit, int running) {
+    int active = activeTenants(all, state);
+    if (active < 2) {
+      return false;
+    }
+    int share = Math.max(1, limit / active);
+    if (state.running >= share) {
+      return false;
+    }
+    long beyondShares = 0;
+    for (Requester other : all) {
+      beyondShares += Math.max(0, other.running - share);
+    }
+    return running - limit < beyondShares;
+  }
+
+  /** Tenants with requests running or waiting, counting the arriving one. */
+  static int activeTenants(Collection<Requester> all, Requester arriving) {
+    int active = arriving.load() == 0 ? 1 : 0;
+    for (Requester other : all) {
+      if (other.load() > 0) {
+        active++;
+      }
+    }
+    return active;
   }
 
   /** The requester furthest over {@code share} that has someone waiting, or null. */

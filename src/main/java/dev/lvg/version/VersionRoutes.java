@@ -30,11 +30,14 @@ public final class VersionRoutes {
   public static final String CREATED = "lvg.created";
 
   private final Pool pool;
+  private final Pool reads;
   private final VersionService versions;
   private final Paging paging;
 
-  public VersionRoutes(Pool pool, VersionService versions, Paging paging) {
+  /** Writes run on {@code pool}, reads on {@code reads}. */
+  public VersionRoutes(Pool pool, Pool reads, VersionService versions, Paging paging) {
     this.pool = pool;
+    this.reads = reads;
     this.versions = versions;
     this.paging = paging;
   }
@@ -76,12 +79,12 @@ public final class VersionRoutes {
     Tenant tenant = Authentication.tenant(ctx);
     return versions
         .repository()
-        .list(pool, tenant, tableId, branch, descending, after, limit + 1)
+        .list(reads, tenant, tableId, branch, descending, after, limit + 1)
         .compose(
             page ->
                 versions
                     .present(
-                        pool,
+                        reads,
                         Actor.of(ctx),
                         tableId,
                         branch,
@@ -115,8 +118,8 @@ public final class VersionRoutes {
     Tenant tenant = Authentication.tenant(ctx);
     return versions
         .repository()
-        .describe(pool, tenant, tableId, branch, version)
-        .compose(found -> versions.present(pool, Actor.of(ctx), tableId, branch, List.of(found)))
+        .describe(reads, tenant, tableId, branch, version)
+        .compose(found -> versions.present(reads, Actor.of(ctx), tableId, branch, List.of(found)))
         .compose(
             shown ->
                 shown.isEmpty()

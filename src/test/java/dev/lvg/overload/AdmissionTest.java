@@ -45,6 +45,7 @@ class AdmissionTest {
             "writes",
             new ConcurrencyLimiter.Settings(
                 1, 1, 1, TimeUnit.MILLISECONDS.toNanos(waitMillis), 2.0, 0, 0),
+            null,
             System::nanoTime,
             (delay, task) -> {
               long timer =

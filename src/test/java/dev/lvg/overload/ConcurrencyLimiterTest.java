@@ -52,6 +52,7 @@ class ConcurrencyLimiterTest {
     return new ConcurrencyLimiter(
         "writes",
         new ConcurrencyLimiter.Settings(limit, 1, ceiling, maxWaitMs * MS, 2.0, 0, 0),
+        null,
         () -> now,
         (delay, task) -> {
           Object[] timer = {now + delay, task, false};
@@ -431,5 +432,36 @@ class ConcurrencyLimiterTest {
     var all = report.all(java.util.Map.of()).get("classes").get(0);
     assertThat(all.get("in_flight").asInt()).isEqualTo(4);
     assertThat(all.get("waiting").asInt()).isEqualTo(1);
+  }
+
+  @Test
+  void aTenantThatUsedItsShareOfTimeIsRefusedWhileOthersRun() {
+    ConcurrencyLimiter limiter =
+        new ConcurrencyLimiter(
+            "reads",
+            new ConcurrencyLimiter.Settings(8, 1, 8, 0, 2.0, 0, 0),
+            new ConcurrencyLimiter.TimeShare(0.1, 100 * MS),
+            () -> now,
+            (delay, task) -> () -> {},
+            new ConcurrencyLimiter.Observer() {
+              @Override
+              public void admitted(String tenant, long waitedNanos, Grant grant) {}
+
+              @Override
+              public void refused(String tenant, ConcurrencyLimiter.Reason reason) {
+                decisions.add("refused " + tenant + " " + reason);
+              }
+            });
+    Request heavy = ask(limiter, "tenant:heavy");
+    now += 300 * MS;
+    heavy.permit.release();
+    Request again = ask(limiter, "tenant:heavy");
+    assertThat(again.refusal).isNotNull();
+    assertThat(again.refusal.getMessage()).contains("used its share of the time reads may take");
+    assertThat(again.refusal.retryAfterSeconds()).isBetween(1, 3);
+    assertThat(decisions).contains("refused tenant:heavy DATABASE_TIME");
+    assertThat(ask(limiter, "tenant:light").refusal).isNull();
+    now += 3_000 * MS;
+    assertThat(ask(limiter, "tenant:heavy").refusal).isNull();
   }
 }
