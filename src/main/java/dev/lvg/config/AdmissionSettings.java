@@ -57,7 +57,7 @@ public record AdmissionSettings(
         parsed,
         s.integer("LVG_ADMISSION_ACCEPTED_LATENCY_MS", 15, 0, 60_000),
         s.integer("LVG_ADMISSION_FLOOR_LATENCY_MS", 20, 0, 60_000),
-        s.integer("LVG_TENANT_READ_TIME_MS", 1_000, 0, 1_000_000),
-        s.integer("LVG_TENANT_READ_TIME_BURST_MS", 5_000, 1, 10_000_000));
+        s.integer("LVG_TENANT_READ_TIME_MS", 4_000, 0, 1_000_000),
+        s.integer("LVG_TENANT_READ_TIME_BURST_MS", 10_000, 1, 10_000_000));
   }
 }

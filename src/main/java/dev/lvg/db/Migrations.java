@@ -40,7 +40,8 @@ public final class Migrations {
           "V012__distributed_by_tenant.sql",
           "V013__lance_transactions.sql",
           "V014__change_feed.sql",
-          "V015__webhooks.sql");
+          "V015__webhooks.sql",
+          "V016__feed_filter_index.sql");
 
   private static final long LOCK_KEY = 0x4c56475f4d4947L;
 

@@ -39,10 +39,12 @@ public final class FeedLog {
       FROM feed_epoch e LEFT JOIN feed_heads h ON h.tenant_id = $1""";
 
   /**
-   * The events of tenant $1 at positions $2 (exclusive) to $3 (inclusive), of the operations $4
-   * (null: all), on the objects $5 or under them (null: all), at most $6; every row also carries
-   * the last expired position as the same snapshot sees it (an expiry deletes events and moves that
-   * position in one transaction), so a page that ran beside an expiry knows it.
+   * The events of tenant $1 at positions $2 (exclusive) to $3 (inclusive), of the operations whose
+   * keys are $4, on the objects (or under them) whose keys are $5, at most $6; every row also
+   * carries the last expired position as the same snapshot sees it (an expiry deletes events and
+   * moves that position in one transaction), so a page that ran beside an expiry knows it. A filter
+   * left out is a null array and its conditions are dropped from the statement, so that a filter
+   * given is answered through the index of the rows' keys (see {@link #keys}).
    */
   static final String PAGE =
       """
@@ -60,14 +62,14 @@ public final class FeedLog {
               FROM audit_events a
               WHERE a.tenant_id = $1 AND a.last_position > $2
                 AND a.last_position - cardinality(a.object) < $3
+                /*operations*/ AND feed_keys(a.operation, a.object) && $4::text[]
+                /*objects*/ AND feed_keys(a.operation, a.object) && $5::text[]
               ORDER BY a.last_position
               OFFSET 0) a
         CROSS JOIN LATERAL unnest(a.object, a.version, a.transaction_id)
              WITH ORDINALITY AS e(object, version, transaction_id, n)
         WHERE a.base + e.n > $2 AND a.base + e.n <= $3
-          AND ($4::text[] IS NULL OR a.operation = ANY ($4::text[]))
-          AND ($5::text[] IS NULL OR EXISTS (SELECT 1 FROM unnest($5::text[]) o(id)
-                                             WHERE e.object = o.id OR starts_with(e.object, o.id || '$')))
+          /*objects*/ AND feed_keys(a.operation, ARRAY[e.object]) && $5::text[]
         ORDER BY a.last_position, e.n LIMIT $6) p ON true
       LEFT JOIN LATERAL (SELECT v.* FROM table_versions v
                          WHERE p.operation = 'CreateTableVersion' AND v.tenant_id = $1
@@ -76,6 +78,43 @@ public final class FeedLog {
                          WHERE p.operation <> 'CreateTableVersion' AND x.tenant_id = $1
                            AND x.id = p.event_transaction) x ON true
       ORDER BY p.position""";
+
+  /** {@link #PAGE} for each combination of filters: by operation (1), by object (2). */
+  private static final String[] PAGES = {
+    page(false, false), page(true, false), page(false, true), page(true, true)
+  };
+
+  /**
+   * {@link #PAGE} with its conditions on operations and objects kept or, for a filter left out,
+   * replaced by a check that its parameter is null (which keeps the parameters numbered alike).
+   */
+  static String page(boolean byOperation, boolean byObject) {
+    String page = PAGE;
+    if (!byOperation) {
+      page =
+          page.replace(
+              "/*operations*/ AND feed_keys(a.operation, a.object) && $4::text[]",
+              "AND $4::text[] IS NULL");
+    }
+    if (!byObject) {
+      page =
+          page.replace(
+                  "/*objects*/ AND feed_keys(a.operation, a.object) && $5::text[]",
+                  "AND $5::text[] IS NULL")
+              .replace("/*objects*/ AND feed_keys(a.operation, ARRAY[e.object]) && $5::text[]", "");
+    }
+    return page.replace("/*operations*/ ", "").replace("/*objects*/ ", "");
+  }
+
+  /**
+   * The index keys a filter asks for, as {@code feed_keys} in the schema makes them: {@code op:}
+   * and an operation, {@code in:} and an object's id (which matches it and everything under it).
+   */
+  static String[] keys(String prefix, List<String> values) {
+    return values == null
+        ? null
+        : values.stream().map(value -> prefix + value).toArray(String[]::new);
+  }
 
   /** What to read: the operations and objects to keep (null: every one). */
   public record Filter(List<String> operations, List<String> objects) {
@@ -174,10 +213,11 @@ public final class FeedLog {
             .addLong(tenant.id())
             .addLong(after)
             .addLong(end)
-            .addArrayOfString(array(filter.operations()))
-            .addArrayOfString(array(filter.objects()))
+            .addArrayOfString(keys("op:", filter.operations()))
+            .addArrayOfString(keys("in:", filter.objects()))
             .addInteger(size);
-    return db.preparedQuery(PAGE)
+    int variant = (filter.operations() == null ? 0 : 1) + (filter.objects() == null ? 0 : 2);
+    return db.preparedQuery(PAGES[variant])
         .execute(values)
         .map(
             rows -> {
@@ -195,10 +235,6 @@ public final class FeedLog {
               long next = events.size() < size ? end : last;
               return new Page(events, new FeedCursor(head.epoch(), next), head.last());
             });
-  }
-
-  private static String[] array(List<String> values) {
-    return values == null ? null : values.toArray(String[]::new);
   }
 
   private ObjectNode event(Tenant tenant, String epoch, Row row) {
