@@ -62,7 +62,7 @@ PY
 rows=""
 for mode in ${MODES:-record finalize}; do
   workload=$mode
-  start_gateway $mode
+  start_gateway $mode ${GATEWAY_SETTINGS:-}
   line=$(load $KEY closed:64 $workload)
   stop_server
   saturation=$(field "$line" goodput/s)
@@ -73,7 +73,7 @@ for mode in ${MODES:-record finalize}; do
   patterns=${PATTERNS:-$patterns}
   alone_p99=""
   for pattern in $patterns; do
-    start_gateway $mode
+    start_gateway $mode ${GATEWAY_SETTINGS:-}
     add_noisy_tenant "$pattern"
     noise=""
     rm -f target/bench-noise.stop

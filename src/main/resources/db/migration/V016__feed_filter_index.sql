@@ -1,18 +1,47 @@
 -- The change feed's filters are answered through an index, not by looking at every event a page
--- passes over: each feed row is indexed under its operation ('op:CreateTableVersion') and under
--- every namespace and table its objects are or lie in ('in:ns', 'in:ns$t'). A filtered page asks
--- for rows whose keys overlap the filter's, and checks each element of a matching row (a batch row
--- holds many) with the same keys.
--- Costed high: the planner then answers a filter from the index, where the keys are already made,
--- rather than making them again for every row it passes.
+-- passes over: each feed row keeps its keys, its operation ('op:CreateTableVersion') and every
+-- namespace and table its objects are or lie in ('in:ns', 'in:ns$t'), made by the trigger that
+-- numbers it, and a GIN index holds them. A filtered page asks for rows whose keys overlap the
+-- filter's, and checks each element of a matching row (a batch row holds many) with the same keys.
+-- Written as a loop: it runs in every commit's trigger, where the same keys made by set-returning
+-- SQL cost four times as much (19 against 5 microseconds for one object).
 CREATE FUNCTION feed_keys(operation TEXT, object TEXT[]) RETURNS TEXT[]
-LANGUAGE sql IMMUTABLE PARALLEL SAFE COST 10000 AS $f$
-  SELECT ARRAY['op:' || operation] || ARRAY(
-    SELECT DISTINCT 'in:' || array_to_string(p.parts[1:n], '$')
-    FROM unnest(object) o
-    CROSS JOIN LATERAL string_to_array(o, '$') p(parts)
-    CROSS JOIN LATERAL generate_series(1, cardinality(p.parts)) n)
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $f$
+DECLARE
+  keys TEXT[] := ARRAY['op:' || operation];
+  one TEXT;
+  part TEXT;
+  prefix TEXT;
+BEGIN
+  FOREACH one IN ARRAY object LOOP
+    prefix := NULL;
+    FOREACH part IN ARRAY string_to_array(one, '$') LOOP
+      prefix := CASE WHEN prefix IS NULL THEN part ELSE prefix || '$' || part END;
+      keys := keys || ('in:' || prefix);
+    END LOOP;
+  END LOOP;
+  IF cardinality(object) > 1 THEN
+    RETURN ARRAY(SELECT DISTINCT key FROM unnest(keys) key);
+  END IF;
+  RETURN keys;
+END
 $f$;
 
-CREATE INDEX audit_events_feed_keys ON audit_events USING gin (feed_keys(operation, object))
+ALTER TABLE audit_events ADD COLUMN feed_keys TEXT[];
+UPDATE audit_events SET feed_keys = feed_keys(operation, object) WHERE last_position IS NOT NULL;
+
+CREATE OR REPLACE FUNCTION audit_events_feed_position() RETURNS trigger LANGUAGE plpgsql AS $f$
+BEGIN
+  IF feed_operation(NEW.operation) THEN
+    INSERT INTO feed_heads AS h (tenant_id, last_position)
+    VALUES (NEW.tenant_id, cardinality(NEW.object))
+    ON CONFLICT (tenant_id) DO UPDATE SET last_position = h.last_position + cardinality(NEW.object)
+    RETURNING h.last_position INTO NEW.last_position;
+    NEW.feed_keys := feed_keys(NEW.operation, NEW.object);
+  END IF;
+  RETURN NEW;
+END
+$f$;
+
+CREATE INDEX audit_events_feed_keys ON audit_events USING gin (feed_keys)
   WHERE last_position IS NOT NULL;

@@ -62,8 +62,8 @@ public final class FeedLog {
               FROM audit_events a
               WHERE a.tenant_id = $1 AND a.last_position > $2
                 AND a.last_position - cardinality(a.object) < $3
-                /*operations*/ AND feed_keys(a.operation, a.object) && $4::text[]
-                /*objects*/ AND feed_keys(a.operation, a.object) && $5::text[]
+                /*operations*/ AND a.feed_keys && $4::text[]
+                /*objects*/ AND a.feed_keys && $5::text[]
               ORDER BY a.last_position
               OFFSET 0) a
         CROSS JOIN LATERAL unnest(a.object, a.version, a.transaction_id)
@@ -91,16 +91,11 @@ public final class FeedLog {
   static String page(boolean byOperation, boolean byObject) {
     String page = PAGE;
     if (!byOperation) {
-      page =
-          page.replace(
-              "/*operations*/ AND feed_keys(a.operation, a.object) && $4::text[]",
-              "AND $4::text[] IS NULL");
+      page = page.replace("/*operations*/ AND a.feed_keys && $4::text[]", "AND $4::text[] IS NULL");
     }
     if (!byObject) {
       page =
-          page.replace(
-                  "/*objects*/ AND feed_keys(a.operation, a.object) && $5::text[]",
-                  "AND $5::text[] IS NULL")
+          page.replace("/*objects*/ AND a.feed_keys && $5::text[]", "AND $5::text[] IS NULL")
               .replace("/*objects*/ AND feed_keys(a.operation, ARRAY[e.object]) && $5::text[]", "");
     }
     return page.replace("/*operations*/ ", "").replace("/*objects*/ ", "");

@@ -170,9 +170,8 @@ public final class ConcurrencyLimiter {
       if (owed > 0) {
         retryAdvice.refused();
         afterwards.add(() -> observer.refused(requester, Reason.DATABASE_TIME));
-        answer = Future.failedFuture(Refusals.overBudget(name, owed));
         run(afterwards);
-        return answer;
+        return Refusals.heldOverBudget(name, owed, timers);
       }
       Requester state = requesters.computeIfAbsent(requester, Requester::new);
       int asked = demand.ask(requester, now);

@@ -1,6 +1,8 @@
 package dev.lvg.overload;
 
 import dev.lvg.http.ApiException;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
 
 /** The 503 "Slow down" answers of a {@link ConcurrencyLimiter}, each saying why. */
 final class Refusals {
@@ -26,6 +28,23 @@ final class Refusals {
             + why
             + "; retry shortly",
         seconds);
+  }
+
+  /** The longest a refusal for time used is held before it is answered. */
+  static final long MAX_HOLD_NANOS = 1_000_000_000L;
+
+  /**
+   * The refusal of a requester that owes {@code owedNanos}, answered once the time owed (at most
+   * {@link #MAX_HOLD_NANOS}) has passed: a client that ignores Retry-After and asks again at once
+   * then costs the gateway one refusal a second per connection, not thousands, while the time it
+   * owes refills.
+   */
+  static Future<ConcurrencyLimiter.Permit> heldOverBudget(
+      String name, long owedNanos, ConcurrencyLimiter.Timers timers) {
+    Promise<ConcurrencyLimiter.Permit> refused = Promise.promise();
+    ApiException error = overBudget(name, owedNanos);
+    timers.schedule(Math.min(owedNanos, MAX_HOLD_NANOS), () -> refused.fail(error));
+    return refused.future();
   }
 
   /**
