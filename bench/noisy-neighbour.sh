@@ -10,7 +10,10 @@
 #   lists     table lists of 1,000 over 1,000 tables
 #   declares  batch commits declaring 1,000 tables each
 #   batches   batch-creates of 1,000 versions each (record mode: finalize needs staging files)
-# each beside A alone, in record and in finalize mode, all with the default settings.
+#   whoami    GET /v1/whoami, which asks nothing of the database: the floor, what any neighbour's
+#             requests at that concurrency cost A on the same cores
+# each beside A alone, in record and in finalize mode, with the default settings (GATEWAY_SETTINGS
+# adds LVG_* settings to every gateway of the run).
 #   bench/noisy-neighbour.sh [seconds per run]     (default 20; MODES and PATTERNS pick a part)
 # Needs the machine's PostgreSQL on 127.0.0.1:5432. Writes its section of BENCHMARKS.md.
 set -euo pipefail
@@ -56,7 +59,7 @@ PY
            ARRAY(SELECT b::bigint FROM generate_series(1, 1000) g),
            ARRAY(SELECT gen_random_uuid() FROM generate_series(1, 1000) g),
            array_fill('backlog'::text, ARRAY[1000]), array_fill('{}'::text, ARRAY[1000])
-    FROM tenants t CROSS JOIN generate_series(1, 50) b WHERE t.name = 'noisy'"
+    FROM tenants t CROSS JOIN generate_series(1, 50) b WHERE t.name = 'noisy'" -c "ANALYZE audit_events"
 }
 
 rows=""
@@ -68,7 +71,7 @@ for mode in ${MODES:-record finalize}; do
   saturation=$(field "$line" goodput/s)
   rate=$(awk "BEGIN {printf \"%d\", $saturation / 2}")
   echo "$mode: saturation $saturation commits/s; tenant A at $rate/s"
-  patterns="alone pulls pages tails lists declares"
+  patterns="alone whoami pulls pages tails lists declares"
   [ $mode = record ] && patterns+=" batches"
   patterns=${PATTERNS:-$patterns}
   alone_p99=""
@@ -107,7 +110,7 @@ done
 
 {
   echo "Measured $(date -u +%Y-%m-%d) by \`bench/noisy-neighbour.sh $DURATION\` on $(machine); each run on a"
-  echo "fresh gateway with its default settings, $WARM_UP s of warm-up, $DURATION s measured. Tenant A commits"
+  echo "fresh gateway with ${GATEWAY_SETTINGS:-its default settings}, $WARM_UP s of warm-up, $DURATION s measured. Tenant A commits"
   echo "open loop at half of the closed-loop saturation of its mode (64 writers), a table of its own per"
   echo "request; tenant B runs the pattern at full concurrency ($CONNECTIONS connections; 1,000 tails) with ten"
   echo "read-write keys. Targets: A's goodput >= 95% of its rate, its p99 <= 2x its p99 alone."
@@ -117,4 +120,4 @@ done
   printf '%s' "$rows"
 } >"$OUT"
 cat "$OUT"
-publish noisy-neighbour "$OUT"
+publish "noisy-neighbour${SECTION:-}" "$OUT"

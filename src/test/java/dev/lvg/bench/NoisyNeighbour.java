@@ -37,6 +37,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   batches  POST /v1/table/version/batch-create of 1,000 entries (a table each; connection c
  *            owns tables noisy$bC-0..999 and commits their next version each time; record mode)
  *   declares POST /v1/table/batch-commit of 1,000 declare_table operations, new tables each time
+ *   whoami   GET /v1/whoami, which asks nothing of the database: what any neighbour's requests cost
+ *            at that concurrency on the same cores (the floor under the other patterns)
  * </pre>
  */
 public final class NoisyNeighbour {
@@ -96,6 +98,8 @@ public final class NoisyNeighbour {
                               null));
               case "batches" -> noise.batches(key, c);
               case "declares" -> noise.declares(key, c);
+              case "whoami" ->
+                  noise.loop(key, i -> noise.request(HttpMethod.GET, key, "/v1/whoami", null));
               default -> throw new IllegalArgumentException(pattern);
             });
       }
