@@ -88,7 +88,8 @@ public final class Database {
    * The API's pool, whose statements are all lookups by key: as {@link #pool(Vertx, String, String,
    * int, int, int, int)}, with sessions that never choose a sequential scan where an index serves
    * (a plan made while a table was small, on a fresh install or in a benchmark, must not scan it
-   * once it has grown) and, except on Citus, one generic plan per prepared statement.
+   * once it has grown) and, with {@code genericPlans} and except on Citus, one generic plan per
+   * prepared statement.
    */
   public static Pool keyedPool(
       Vertx vertx,
@@ -97,7 +98,8 @@ public final class Database {
       int maxSize,
       int queueSize,
       int eventLoops,
-      int statementTimeoutMillis) {
+      int statementTimeoutMillis,
+      boolean genericPlans) {
     PgConnectOptions planned = cached(url, statementTimeoutMillis);
     planned.addProperty("enable_seqscan", "off");
     // With sequential scans priced out, a statement that must still scan a table (a one-row
@@ -113,7 +115,9 @@ public final class Database {
     generic.addProperty("plan_cache_mode", "force_generic_plan");
     AtomicReference<Future<Boolean>> distributed = new AtomicReference<>();
     Supplier<Future<SqlConnectOptions>> options =
-        () -> distributed(vertx, planned, distributed).map(citus -> citus ? planned : generic);
+        () ->
+            distributed(vertx, planned, distributed)
+                .map(citus -> citus || !genericPlans ? planned : generic);
     return PgBuilder.pool()
         .with(poolOptions(name, maxSize, queueSize, eventLoops))
         .connectingTo(options)

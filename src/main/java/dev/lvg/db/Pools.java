@@ -20,7 +20,11 @@ public record Pools(Pool writes, Pool reads) {
             config.dbPoolSize(),
             config.dbQueueSize(),
             config.httpInstances(),
-            config.deadlines().statementTimeoutMillis());
+            config.deadlines().statementTimeoutMillis(),
+            true);
+    // Reads are planned with their parameters' values (PostgreSQL's own choice, plan_cache_mode
+    // auto): a change-feed page chooses between its window of positions and the index of keys by
+    // how many rows each would read, which a generic plan cannot know.
     Pool reads =
         Database.keyedPool(
             vertx,
@@ -29,7 +33,8 @@ public record Pools(Pool writes, Pool reads) {
             config.dbReadPoolSize(),
             config.dbQueueSize(),
             config.httpInstances(),
-            config.deadlines().readTimeoutMillis());
+            config.deadlines().readTimeoutMillis(),
+            false);
     return new Pools(writes, reads);
   }
 

@@ -44,7 +44,9 @@ public final class FeedLog {
    * carries the last expired position as the same snapshot sees it (an expiry deletes events and
    * moves that position in one transaction), so a page that ran beside an expiry knows it. A filter
    * left out is a null array and its conditions are dropped from the statement, so that a filter
-   * given is answered through the index of the rows' keys (see {@link #keys}).
+   * given is answered through the index of the rows' keys (see {@link #keys}). The rows read end at
+   * the one that holds position $3, found by one probe of the positions' index: a page never reads
+   * past its window, however long the log after it.
    */
   static final String PAGE =
       """
@@ -61,6 +63,8 @@ public final class FeedLog {
                      a.operation, a.object, a.version, a.transaction_id
               FROM audit_events a
               WHERE a.tenant_id = $1 AND a.last_position > $2
+                AND a.last_position <= (SELECT COALESCE(min(w.last_position), $3) FROM audit_events w
+                                        WHERE w.tenant_id = $1 AND w.last_position >= $3)
                 AND a.last_position - cardinality(a.object) < $3
                 /*operations*/ AND a.feed_keys && $4::text[]
                 /*objects*/ AND a.feed_keys && $5::text[]
