@@ -13,13 +13,16 @@
 #   whoami    GET /v1/whoami, which asks nothing of the database: the floor, what any neighbour's
 #             requests at that concurrency cost A on the same cores
 # each beside A alone, in record and in finalize mode, with the default settings (GATEWAY_SETTINGS
-# adds LVG_* settings to every gateway of the run).
+# adds LVG_* settings to the gateways of the run).
 #   bench/noisy-neighbour.sh [seconds per run]     (default 20; MODES and PATTERNS pick a part)
 # Needs the machine's PostgreSQL on 127.0.0.1:5432. Writes its section of BENCHMARKS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${1:-20}
-WARM_UP=${WARM_UP:-30}
+# The gateway of a mode warms up once, with its saturation run (a closed loop of 64 writers), for
+# WARM_UP s; each pattern's run then has a lead-in of LEAD_IN s, ten of them at the measured rate.
+WARM_UP=${WARM_UP:-60}
+LEAD_IN=${LEAD_IN:-5}
 TABLES=1000
 DB=lvg_noisy
 CONNECTIONS=${CONNECTIONS:-32}
@@ -30,7 +33,7 @@ OUT=target/bench-noisy.md
 build
 : >target/bench-load.log
 
-add_noisy_tenant() { # tenant noisy with ten read-write keys, a namespace of 1,000 tables, 50,000 events
+add_noisy_tenant() { # tenant noisy: ten read-write keys, 1,000 tables, 50,000 events, batch tables
   local keys="" i
   for i in $(seq 0 9); do
     keys+="INSERT INTO api_keys (key_hash, tenant_id, key_id, scopes) SELECT encode(sha256('noisy-key-$i'::bytea), 'hex'), id, 'noisy-$i', '{read,write}' FROM tenants WHERE name = 'noisy';"
@@ -42,7 +45,7 @@ import json, sys
 print(json.dumps({"operations": [{"declare_table": {"id": ["noisy", "t" + str(i)]}} for i in range(int(sys.argv[1]))]}))
 PY
   curl -sf -o /dev/null -X POST "$API/v1/table/batch-commit" -H "x-api-key: noisy-key-0" -d @target/bench-noisy-declare.json
-  if [ "$1" = batches ]; then
+  if [ "$mode" = record ]; then
     for c in $(seq 0 $((CONNECTIONS - 1))); do
       python3 - "$c" <<'PY' >target/bench-noisy-declare.json
 import json, sys
@@ -64,20 +67,19 @@ PY
 
 rows=""
 for mode in ${MODES:-record finalize}; do
-  workload=$mode
+  # One gateway per mode, warmed once: every pattern then meets the same compiled code, and "alone"
+  # runs first and last, so a drift of the machine between them shows.
   start_gateway $mode ${GATEWAY_SETTINGS:-}
-  line=$(load $KEY closed:64 $workload)
-  stop_server
+  add_noisy_tenant
+  line=$(load $KEY closed:64 $mode)
   saturation=$(field "$line" goodput/s)
   rate=$(awk "BEGIN {printf \"%d\", $saturation / 2}")
   echo "$mode: saturation $saturation commits/s; tenant A at $rate/s"
   patterns="alone whoami pulls pages tails lists declares"
   [ $mode = record ] && patterns+=" batches"
-  patterns=${PATTERNS:-$patterns}
+  patterns="${PATTERNS:-$patterns} alone"
   alone_p99=""
   for pattern in $patterns; do
-    start_gateway $mode ${GATEWAY_SETTINGS:-}
-    add_noisy_tenant "$pattern"
     noise=""
     rm -f target/bench-noise.stop
     if [ $pattern != alone ]; then
@@ -89,31 +91,33 @@ for mode in ${MODES:-record finalize}; do
       noise=$!
       sleep 2
     fi
-    line=$(load $KEY "open:$rate" fresh)
+    line=$(WARM_UP=$LEAD_IN load $KEY "open:$rate" fresh)
     noise_line="-"
     if [ -n "$noise" ]; then
       touch target/bench-noise.stop
       wait $noise || true
       noise_line=$(grep '^LVG-NOISE' target/bench-noise.log || echo "-")
     fi
-    rss=$(rss_mib "$server")
-    stop_server
     goodput=$(field "$line" goodput/s)
     p99=$(field "$line" ok_p99)
-    [ $pattern = alone ] && alone_p99=$p99
+    [ -z "$alone_p99" ] && alone_p99=$p99
     share=$(awk "BEGIN {printf \"%.1f\", 100 * $goodput / $rate}")
     ratio=$(awk "BEGIN {printf \"%.2f\", $p99 / $alone_p99}")
     echo "$mode $pattern: A goodput $goodput/s ($share% of $rate), p99 $p99 ms (${ratio}x alone), $(field "$line" statuses); B: $noise_line"
-    rows+="| $mode | $pattern | $rate | $goodput | $share% | $(field "$line" ok_p50) | $p99 | ${ratio}x | $(field "$line" statuses) | $(field "$noise_line" requests/s) | $(field "$noise_line" statuses) | $(field "$line" server_cores) | $rss |"$'\n'
+    rows+="| $mode | $pattern | $rate | $goodput | $share% | $(field "$line" ok_p50) | $p99 | ${ratio}x | $(field "$line" statuses) | $(field "$noise_line" requests/s) | $(field "$noise_line" statuses) | $(field "$line" server_cores) | $(rss_mib "$server") |"$'\n'
+    sleep 5
   done
+  stop_server
 done
 
 {
   echo "Measured $(date -u +%Y-%m-%d) by \`bench/noisy-neighbour.sh $DURATION\` on $(machine); each run on a"
-  echo "fresh gateway with ${GATEWAY_SETTINGS:-its default settings}, $WARM_UP s of warm-up, $DURATION s measured. Tenant A commits"
-  echo "open loop at half of the closed-loop saturation of its mode (64 writers), a table of its own per"
-  echo "request; tenant B runs the pattern at full concurrency ($CONNECTIONS connections; 1,000 tails) with ten"
-  echo "read-write keys. Targets: A's goodput >= 95% of its rate, its p99 <= 2x its p99 alone."
+  echo "gateway per mode with ${GATEWAY_SETTINGS:-its default settings}, warmed for $WARM_UP s by its saturation run, then"
+  echo "every pattern in turn, A alone first and last; each run $LEAD_IN s of lead-in and 10 s at the rate,"
+  echo "$DURATION s measured. Tenant A commits open loop at half of the closed-loop saturation of its mode (64"
+  echo "writers), a table of its own per request; tenant B runs the pattern at full concurrency"
+  echo "($CONNECTIONS connections; 1,000 tails) with ten read-write keys. Targets: A's goodput >= 95% of its"
+  echo "rate, its p99 <= 2x its p99 alone (the first alone run)."
   echo
   echo "| mode | B runs | A's rate/s | A's goodput/s | of its rate | A p50 ms | A p99 ms | p99 vs alone | A's statuses | B's requests/s | B's statuses | gateway cores | gateway RSS MiB |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"

@@ -112,6 +112,12 @@ class WebhookIT {
     return TestGateway.dedicated(all);
   }
 
+  /** A gateway that administers webhooks and delivers none. */
+  private static TestGateway administering() {
+    return TestGateway.dedicated(
+        Map.of("LVG_DB_URL", TestGateway.shared().databaseUrl(), "LVG_ADMIN_API_KEY", ADMIN));
+  }
+
   private static Api.Response admin(TestGateway gw, String method, String path, String body) {
     return Api.call(gw.baseUrl, method, path, body, ADMIN);
   }
@@ -437,9 +443,7 @@ class WebhookIT {
 
   @Test
   void loopbackPrivateAndLinkLocalTargetsAreRefused() {
-    TestGateway gw =
-        TestGateway.dedicated(
-            Map.of("LVG_DB_URL", TestGateway.shared().databaseUrl(), "LVG_ADMIN_API_KEY", ADMIN));
+    TestGateway gw = administering();
     try {
       String tenant = "hook-" + UUID.randomUUID().toString().substring(0, 8);
       gw.tenantWithKey(tenant);
@@ -484,9 +488,7 @@ class WebhookIT {
 
   @Test
   void webhookAdministrationIsAuditedWithoutItsSecrets() {
-    TestGateway gw =
-        TestGateway.dedicated(
-            Map.of("LVG_DB_URL", TestGateway.shared().databaseUrl(), "LVG_ADMIN_API_KEY", ADMIN));
+    TestGateway gw = administering();
     try {
       String tenant = "hook-" + UUID.randomUUID().toString().substring(0, 8);
       gw.tenantWithKey(tenant);

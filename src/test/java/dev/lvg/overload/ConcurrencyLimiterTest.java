@@ -49,10 +49,15 @@ class ConcurrencyLimiterTest {
   }
 
   private ConcurrencyLimiter limiter(int limit, int ceiling, long maxWaitMs) {
+    return limiter(limit, ceiling, maxWaitMs, null);
+  }
+
+  private ConcurrencyLimiter limiter(
+      int limit, int ceiling, long maxWaitMs, ConcurrencyLimiter.TimeShare share) {
     return new ConcurrencyLimiter(
         "writes",
         new ConcurrencyLimiter.Settings(limit, 1, ceiling, maxWaitMs * MS, 2.0, 0, 0),
-        null,
+        share,
         () -> now,
         (delay, task) -> {
           Object[] timer = {now + delay, task, false};
@@ -436,26 +441,7 @@ class ConcurrencyLimiterTest {
 
   @Test
   void aTenantThatUsedItsShareOfTimeIsRefusedWhileOthersRun() {
-    ConcurrencyLimiter limiter =
-        new ConcurrencyLimiter(
-            "reads",
-            new ConcurrencyLimiter.Settings(8, 1, 8, 0, 2.0, 0, 0),
-            new ConcurrencyLimiter.TimeShare(0.1, 100 * MS),
-            () -> now,
-            (delay, task) -> {
-              Object[] timer = {now + delay, task, false};
-              timers.add(timer);
-              return () -> timer[2] = true;
-            },
-            new ConcurrencyLimiter.Observer() {
-              @Override
-              public void admitted(String tenant, long waitedNanos, Grant grant) {}
-
-              @Override
-              public void refused(String tenant, ConcurrencyLimiter.Reason reason) {
-                decisions.add("refused " + tenant + " " + reason);
-              }
-            });
+    ConcurrencyLimiter limiter = limiter(8, 8, 0, new ConcurrencyLimiter.TimeShare(0.1, 100 * MS));
     Request heavy = ask(limiter, "tenant:heavy");
     now += 300 * MS;
     heavy.permit.release();
@@ -463,7 +449,7 @@ class ConcurrencyLimiterTest {
     assertThat(again.refusal).as("held while the time owed refills").isNull();
     advance(1_000);
     assertThat(again.refusal).as("answered within a second").isNotNull();
-    assertThat(again.refusal.getMessage()).contains("used its share of the time reads may take");
+    assertThat(again.refusal.getMessage()).contains("used its share of the time writes may take");
     assertThat(again.refusal.retryAfterSeconds()).isBetween(1, 3);
     assertThat(decisions).contains("refused tenant:heavy DATABASE_TIME");
     assertThat(ask(limiter, "tenant:light").running()).isTrue();

@@ -1,0 +1,2 @@
+/** The gateway's meters, with bounded label sets. Uses overload and http. */
+package dev.lvg.metrics;
