@@ -1,47 +1,18 @@
 package dev.lvg;
 
-import dev.lvg.auth.BearerTokens;
-import dev.lvg.auth.Declaration;
-import dev.lvg.catalog.BranchRepository;
-import dev.lvg.catalog.CatalogRepository;
-import dev.lvg.catalog.Locations;
-import dev.lvg.catalog.NamespaceRepository;
 import dev.lvg.config.GatewayConfig;
-import dev.lvg.console.Console;
-import dev.lvg.db.Database;
 import dev.lvg.db.EmbeddedDatabase;
 import dev.lvg.db.Migrations;
 import dev.lvg.db.Pools;
-import dev.lvg.feed.Feed;
-import dev.lvg.http.ContractValidation;
-import dev.lvg.http.OpenApi;
-import dev.lvg.http.OutageLog;
-import dev.lvg.management.ManagementVerticle;
-import dev.lvg.metrics.GatewayMetrics;
-import dev.lvg.metrics.HttpMetrics;
-import dev.lvg.overload.AdmissionReport;
-import dev.lvg.overload.ConcurrencyLimiter;
-import dev.lvg.tenancy.CredentialEvents;
-import dev.lvg.tenancy.Right;
 import dev.lvg.tenancy.TenantDirectory;
-import dev.lvg.version.CommitPipeline;
-import dev.lvg.version.VersionRepository;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.vertx.core.CompositeFuture;
-import io.vertx.core.DeploymentOptions;
-import io.vertx.core.Future;
-import io.vertx.core.ThreadingModel;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
 import java.time.Clock;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,45 +27,16 @@ public final class Gateway implements AutoCloseable {
   private static final long START_TIMEOUT_SECONDS = 120;
 
   private final EmbeddedDatabase embedded;
-  private final Vertx vertx;
-  private final Vertx managementVertx;
-  private final Pool pool;
-  private final Pool reads;
-  private final Pool healthPool;
-  private final TenantDirectory tenants;
-  private final GatewayStorage storage;
-  private final AtomicInteger apiPort = new AtomicInteger();
-  private final AtomicInteger adminPort = new AtomicInteger();
-  private final AtomicInteger managementPort = new AtomicInteger();
-  private final AtomicBoolean draining = new AtomicBoolean();
-  private final int shutdownGraceSeconds;
-  private volatile String apiDeployment;
-  private volatile CredentialEvents credentialEvents;
-  private final Set<Declaration> served = ConcurrentHashMap.newKeySet();
+  private final Assembly assembly;
 
-  private Gateway(
-      EmbeddedDatabase embedded,
-      Vertx vertx,
-      Vertx managementVertx,
-      Pools pools,
-      Pool healthPool,
-      GatewayConfig config,
-      PrometheusMeterRegistry registry,
-      Clock clock) {
+  private Gateway(EmbeddedDatabase embedded, Assembly assembly) {
     this.embedded = embedded;
-    this.vertx = vertx;
-    this.managementVertx = managementVertx;
-    this.pool = pools.writes();
-    this.reads = pools.reads();
-    this.healthPool = healthPool;
-    this.tenants = new TenantDirectory(pool);
-    this.storage = GatewayStorage.open(vertx, pool, config, registry, clock);
-    this.shutdownGraceSeconds = config.deadlines().shutdownGraceSeconds();
+    this.assembly = assembly;
   }
 
   /** Tenants and keys of this gateway's database, for administration and tests. */
   public TenantDirectory tenants() {
-    return tenants;
+    return assembly.tenants();
   }
 
   /** The embedded database, or {@code null} when an external one is configured. */
@@ -104,22 +46,22 @@ public final class Gateway implements AutoCloseable {
 
   /** The Vert.x instance whose event loops serve the API, for tests. */
   Vertx apiVertx() {
-    return vertx;
+    return assembly.apiVertx();
   }
 
   /** The port the API listens on (the configured one, or the one chosen for port 0). */
   public int apiPort() {
-    return apiPort.get();
+    return assembly.apiPort();
   }
 
   /** The port of the admin API's own listener, or the API port when it has none. */
   public int adminPort() {
-    return adminPort.get() == 0 ? apiPort() : adminPort.get();
+    return assembly.adminPort();
   }
 
   /** The port the management endpoints listen on. */
   public int managementPort() {
-    return managementPort.get();
+    return assembly.managementPort();
   }
 
   public static Gateway start(GatewayConfig config) {
@@ -139,9 +81,12 @@ public final class Gateway implements AutoCloseable {
     Vertx managementVertx = GatewayVertx.management(registry);
     Pool healthPool = Pools.health(managementVertx, url, config);
     Gateway gateway =
-        new Gateway(embedded, vertx, managementVertx, pools, healthPool, config, registry, clock);
+        new Gateway(
+            embedded,
+            new Assembly(vertx, managementVertx, pools, healthPool, config, registry, clock));
     try {
       gateway
+          .assembly
           .deploy(config, registry, migrations, url)
           .toCompletionStage()
           .toCompletableFuture()
@@ -170,171 +115,10 @@ public final class Gateway implements AutoCloseable {
     return gateway;
   }
 
-  private Future<?> deploy(
-      GatewayConfig config,
-      PrometheusMeterRegistry registry,
-      List<Migrations.Migration> migrations,
-      String url) {
-    Future<BearerTokens> bearerTokens =
-        config.oauth2().enabled()
-            ? BearerTokens.create(vertx, config.oauth2(), tenants)
-            : Future.succeededFuture(null);
-    return Database.awaitAnswer(vertx, pool, config.dbStartTimeoutSeconds())
-        .compose(answered -> storage.manifests().checkWritable())
-        .compose(writable -> Migrations.apply(pool, migrations))
-        .compose(
-            applied ->
-                CredentialEvents.listen(vertx, url, tenants)
-                    .onSuccess(listening -> credentialEvents = listening)
-                    .map(applied))
-        .onSuccess(
-            applied -> LOG.info("database schema ready ({} migrations applied now)", applied))
-        .compose(
-            applied ->
-                config.bootstrapTenant() == null
-                    ? Future.succeededFuture()
-                    : tenants
-                        .ensureTenantWithKey(config.bootstrapTenant(), config.bootstrapApiKey())
-                        .onSuccess(
-                            tenant -> LOG.info("bootstrap tenant '{}' ready", tenant.name())))
-        .compose(bootstrapped -> bearerTokens)
-        .compose(
-            tokens ->
-                Database.distributed(pool)
-                    .compose(
-                        citus ->
-                            Future.all(
-                                    ContractValidation.spec(vertx, OpenApi.gatewayVersion()),
-                                    ContractValidation.admin(vertx),
-                                    Console.load(vertx, config.console()))
-                                .compose(
-                                    loaded -> deployApi(config, registry, tokens, citus, loaded))))
-        .compose(deployed -> vertx.deployVerticle(storage.drops()))
-        .compose(
-            deployed -> {
-              ManagementVerticle management =
-                  new ManagementVerticle(
-                      config.managementHost(),
-                      config.managementPort(),
-                      healthPool,
-                      registry,
-                      draining,
-                      () ->
-                          OpenApi.yaml(
-                              served.stream()
-                                  .filter(declaration -> declaration.right() != Right.ADMIN)
-                                  .map(Declaration::id)
-                                  .toList(),
-                              OpenApi.gatewayVersion()));
-              return managementVertx
-                  .deployVerticle(management)
-                  .onSuccess(id -> managementPort.set(management.actualPort()));
-            });
-  }
-
-  /** One API verticle per event loop, all on one port; port 0 picks a free port they share. */
-  private Future<?> deployApi(
-      GatewayConfig config,
-      PrometheusMeterRegistry registry,
-      BearerTokens tokens,
-      boolean distributed,
-      CompositeFuture loaded) {
-    CatalogRepository catalog = new CatalogRepository(new NamespaceRepository());
-    BranchRepository branches = new BranchRepository(catalog);
-    VersionRepository versions = new VersionRepository(catalog, branches, distributed);
-    GatewayMetrics metrics = new GatewayMetrics(registry);
-    OutageLog outages = OutageLog.metered(vertx, registry);
-    Feed feed = Feed.start(vertx, pool, config.feed(), registry, draining);
-    CommitPipeline pipeline =
-        new CommitPipeline(
-            vertx,
-            pool,
-            versions,
-            storage.manifests(),
-            config.commitBatchesInFlight(),
-            config.commitBatchSize(),
-            distributed,
-            metrics);
-    ConcurrencyLimiter readAdmission =
-        Limits.admission(vertx, Limits.READS, config.admission(), registry);
-    ConcurrencyLimiter writeAdmission =
-        Limits.admission(vertx, "writes", config.admission(), registry);
-    ApiVerticle.Shared shared =
-        new ApiVerticle.Shared(
-            config,
-            pool,
-            reads,
-            tenants,
-            tokens,
-            catalog,
-            branches,
-            new Locations(config.storageRoot(), config.s3(), storage.vendor()),
-            versions,
-            pipeline,
-            readAdmission,
-            writeAdmission,
-            Limits.tenantQuotas(config.tenantQuotas()),
-            metrics,
-            new HttpMetrics(registry),
-            draining,
-            new AtomicInteger(),
-            new AtomicInteger(),
-            outages,
-            loaded.resultAt(0),
-            loaded.resultAt(1),
-            served,
-            feed,
-            new AdmissionReport(List.of(readAdmission, writeAdmission), registry),
-            loaded.resultAt(2));
-    int port = config.port() == 0 ? -1 : config.port();
-    return vertx
-        .deployVerticle(
-            () -> new ApiVerticle(shared, port, apiPort, adminPort),
-            new DeploymentOptions()
-                .setInstances(config.httpInstances())
-                .setThreadingModel(ThreadingModel.EVENT_LOOP))
-        .onSuccess(id -> apiDeployment = id);
-  }
-
-  /**
-   * Stops in order, so that nothing in progress fails: readiness turns 503 and requests that arrive
-   * get 503 code 17; the API servers stop accepting and the requests in progress get the shutdown
-   * grace to finish; only then do the pools close and an embedded database stop.
-   */
+  /** Stops the gateway in order (see {@link Assembly#close}), then an embedded database. */
   @Override
   public void close() {
-    draining.set(true);
-    String api = apiDeployment;
-    if (api != null) {
-      LOG.info("draining: requests in progress have {} s to finish", shutdownGraceSeconds);
-      try {
-        vertx
-            .undeploy(api)
-            .toCompletionStage()
-            .toCompletableFuture()
-            .get(shutdownGraceSeconds + 10L, TimeUnit.SECONDS);
-      } catch (Exception e) {
-        LOG.warn("the API did not drain cleanly: {}", e.toString());
-      }
-    }
-    CredentialEvents events = credentialEvents;
-    if (events != null) {
-      events
-          .close()
-          .toCompletionStage()
-          .toCompletableFuture()
-          .completeOnTimeout(null, 10, TimeUnit.SECONDS)
-          .exceptionally(e -> null)
-          .join();
-    }
-    for (Vertx instance : List.of(vertx, managementVertx)) {
-      try {
-        instance.close().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
-      } catch (Exception e) {
-        LOG.warn("Vert.x did not close cleanly: {}", e.toString());
-      }
-    }
-    storage.close();
+    assembly.close();
     if (embedded != null) {
       embedded.close();
     }

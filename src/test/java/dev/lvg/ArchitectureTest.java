@@ -40,17 +40,57 @@ class ArchitectureTest {
         .dependOnClassesThat()
         .resideInAnyPackage(
             "dev.lvg",
+            "dev.lvg.admin..",
+            "dev.lvg.audit..",
             "dev.lvg.auth..",
             "dev.lvg.batch..",
             "dev.lvg.catalog..",
             "dev.lvg.config..",
+            "dev.lvg.console..",
             "dev.lvg.db..",
+            "dev.lvg.feed..",
             "dev.lvg.management..",
             "dev.lvg.metrics..",
             "dev.lvg.overload..",
+            "dev.lvg.platform..",
             "dev.lvg.storage..",
+            "dev.lvg.tag..",
             "dev.lvg.tenancy..",
+            "dev.lvg.transaction..",
             "dev.lvg.version..")
+        .check(MAIN);
+  }
+
+  /** The packages of the features the module map lists, each module's own. */
+  private static final String[] FEATURES =
+      Stream.of("admin", "batch", "catalog", "console", "feed", "tag", "transaction", "version")
+          .map(name -> "dev.lvg." + name + "..")
+          .toArray(String[]::new);
+
+  @Test
+  void everyFeaturePackageHasAModule() {
+    for (String feature : FEATURES) {
+      String name = feature.substring(0, feature.length() - 2);
+      assertThat(
+              MAIN.stream()
+                  .filter(type -> type.getPackageName().equals(name))
+                  .anyMatch(type -> type.isAssignableTo(dev.lvg.platform.Module.class)))
+          .as("a module in %s", name)
+          .isTrue();
+    }
+  }
+
+  @Test
+  void thePlatformImportsNoFeature() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.lvg.platform..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(FEATURES)
+        .orShould()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.lvg")
         .check(MAIN);
   }
 
@@ -107,15 +147,13 @@ class ArchitectureTest {
   @Test
   void everyApiRouteComesFromADeclaration() {
     // Only the chain that mounts a Declaration makes a route for a path on the API's router (its
-    // catch-all handlers take no path); the management port's few endpoints are its own, and so
-    // are the console's static files (pages, not operations of a contract).
+    // catch-all handlers take no path, and the console's static files come through Routes.pages);
+    // the management port's few endpoints are its own.
     noClasses()
         .that()
-        .doNotHaveFullyQualifiedName("dev.lvg.ApiVerticle$ChainedRoutes")
+        .doNotHaveFullyQualifiedName("dev.lvg.ChainedRoutes")
         .and()
         .resideOutsideOfPackage("dev.lvg.management..")
-        .and()
-        .resideOutsideOfPackage("dev.lvg.console..")
         .should()
         .callMethodWhere(
             new DescribedPredicate<JavaMethodCall>("make a Router route for a path") {
@@ -136,15 +174,15 @@ class ArchitectureTest {
     // other class decides which right a route needs.
     noClasses()
         .that()
-        .doNotHaveFullyQualifiedName("dev.lvg.ApiVerticle")
+        .doNotHaveFullyQualifiedName("dev.lvg.ChainedRoutes")
         .and()
         .resideOutsideOfPackage("dev.lvg.auth..")
         .should()
-        .callMethod(dev.lvg.auth.Authentication.class, "requiring", dev.lvg.tenancy.Right.class)
+        .callMethod(dev.lvg.auth.Authentication.class, "requiring", dev.lvg.operation.Right.class)
         .check(MAIN);
     com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes()
         .that()
-        .haveFullyQualifiedName("dev.lvg.ApiVerticle$ChainedRoutes")
+        .haveFullyQualifiedName("dev.lvg.ChainedRoutes")
         .should()
         .callMethod(Declaration.class, "right")
         .check(MAIN);

@@ -3,7 +3,6 @@ package dev.lvg.admin;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.audit.AuditTrail;
 import dev.lvg.auth.AdminCaller;
-import dev.lvg.auth.BearerTokens;
 import dev.lvg.auth.Declaration;
 import dev.lvg.auth.Routes;
 import dev.lvg.http.ApiException;
@@ -12,15 +11,13 @@ import dev.lvg.http.ErrorCode;
 import dev.lvg.http.Json;
 import dev.lvg.http.Operations;
 import dev.lvg.http.Requests;
+import dev.lvg.operation.GatewayOperation;
+import dev.lvg.operation.Right;
 import dev.lvg.tenancy.Credentials;
-import dev.lvg.tenancy.Right;
-import dev.lvg.tenancy.TenantDirectory;
 import dev.lvg.tenancy.Tenants;
 import io.vertx.core.Future;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
@@ -42,81 +39,29 @@ public final class AdminRoutes {
 
   private final Credentials credentials;
   private final Tenants tenants;
-  private final byte[] adminKeyHash;
-  private final BearerTokens bearerTokens;
 
-  /** {@code adminApiKey} null and {@code bearerTokens} null: every admin request gets 401. */
-  public AdminRoutes(Pool pool, String adminApiKey, BearerTokens bearerTokens) {
+  public AdminRoutes(Pool pool) {
     this.pool = pool;
     this.credentials = new Credentials(pool);
     this.tenants = new Tenants(pool);
-    this.adminKeyHash =
-        adminApiKey == null
-            ? null
-            : TenantDirectory.hash(adminApiKey).getBytes(StandardCharsets.US_ASCII);
-    this.bearerTokens = bearerTokens;
   }
 
-  /** Serves every operation of the admin document, each behind {@link #authorize}. */
+  /** Serves every operation of the admin document, each behind the admin authorization. */
   public void mount(Routes routes) {
-    serve(routes, "CreateTenant", this::createTenant);
-    serve(routes, "ListTenants", this::listTenants);
-    serve(routes, "DeleteTenant", this::deleteTenant);
-    serve(routes, "DisableTenant", ctx -> disabled(ctx, true));
-    serve(routes, "EnableTenant", ctx -> disabled(ctx, false));
-    serve(routes, "IssueKey", this::issueKey);
-    serve(routes, "ListKeys", this::keys);
-    serve(routes, "RevokeKey", this::revokeKey);
-    serve(routes, "ListAuditEvents", this::audit);
+    serve(routes, GatewayOperation.CREATE_TENANT, this::createTenant);
+    serve(routes, GatewayOperation.LIST_TENANTS, this::listTenants);
+    serve(routes, GatewayOperation.DELETE_TENANT, this::deleteTenant);
+    serve(routes, GatewayOperation.DISABLE_TENANT, ctx -> disabled(ctx, true));
+    serve(routes, GatewayOperation.ENABLE_TENANT, ctx -> disabled(ctx, false));
+    serve(routes, GatewayOperation.ISSUE_KEY, this::issueKey);
+    serve(routes, GatewayOperation.LIST_KEYS, this::keys);
+    serve(routes, GatewayOperation.REVOKE_KEY, this::revokeKey);
+    serve(routes, GatewayOperation.LIST_AUDIT_EVENTS, this::audit);
   }
 
   private static void serve(
-      Routes routes, String operationId, Function<RoutingContext, Future<ObjectNode>> op) {
-    routes.serve(Declaration.administers(operationId), Operations.json(op::apply));
-  }
-
-  /**
-   * The check every admin operation's chain runs after its body is read: the operator key, or a
-   * bearer token that grants {@link Right#ADMIN}.
-   */
-  public void authorize(RoutingContext ctx) {
-    String key = ctx.request().getHeader("x-api-key");
-    if (key != null && adminKeyHash != null) {
-      byte[] given = TenantDirectory.hash(key.trim()).getBytes(StandardCharsets.US_ASCII);
-      if (MessageDigest.isEqual(given, adminKeyHash)) {
-        AdminCaller.set(ctx, "operator");
-        ctx.next();
-        return;
-      }
-      ctx.fail(ApiException.unauthenticated("the admin API key is not valid"));
-      return;
-    }
-    String authorization = ctx.request().getHeader("Authorization");
-    if (authorization != null
-        && bearerTokens != null
-        && authorization.regionMatches(true, 0, "bearer ", 0, 7)) {
-      bearerTokens
-          .principalOf(authorization.substring(7).trim())
-          .onComplete(
-              result -> {
-                if (result.failed()) {
-                  ctx.fail(result.cause());
-                } else if (!result.result().may(Right.ADMIN)) {
-                  ctx.fail(
-                      new ApiException(
-                          ErrorCode.PERMISSION_DENIED, "this token does not grant 'admin'"));
-                } else {
-                  AdminCaller.set(ctx, result.result().credential());
-                  ctx.next();
-                }
-              });
-      return;
-    }
-    ctx.fail(
-        ApiException.unauthenticated(
-            adminKeyHash == null && bearerTokens == null
-                ? "the admin API is off: set LVG_ADMIN_API_KEY or configure bearer tokens"
-                : "send the admin API key in x-api-key, or a bearer token with the admin scope"));
+      Routes routes, GatewayOperation operation, Function<RoutingContext, Future<ObjectNode>> op) {
+    routes.serve(Declaration.of(operation), Operations.json(op::apply));
   }
 
   private Future<ObjectNode> createTenant(RoutingContext ctx) {

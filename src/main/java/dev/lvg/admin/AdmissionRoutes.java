@@ -4,6 +4,7 @@ import dev.lvg.auth.Authentication;
 import dev.lvg.auth.Declaration;
 import dev.lvg.auth.Routes;
 import dev.lvg.http.Operations;
+import dev.lvg.operation.GatewayOperation;
 import dev.lvg.overload.AdmissionReport;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
@@ -29,7 +30,7 @@ public final class AdmissionRoutes {
 
   public void mount(Routes routes) {
     routes.serve(
-        Declaration.administers("DescribeAdmission"),
+        Declaration.of(GatewayOperation.DESCRIBE_ADMISSION),
         Operations.json(
             ctx ->
                 pool.query(TENANT_NAMES)
@@ -43,7 +44,7 @@ public final class AdmissionRoutes {
                           return report.all(names);
                         })));
     routes.serve(
-        Declaration.readsOwn("DescribeOwnAdmission"),
+        Declaration.of(GatewayOperation.DESCRIBE_OWN_ADMISSION),
         Operations.json(
             ctx -> {
               Tenant tenant = Authentication.tenant(ctx);

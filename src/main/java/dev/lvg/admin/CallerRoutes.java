@@ -7,8 +7,9 @@ import dev.lvg.auth.Declaration;
 import dev.lvg.auth.Routes;
 import dev.lvg.http.Json;
 import dev.lvg.http.Operations;
+import dev.lvg.operation.GatewayOperation;
+import dev.lvg.operation.Right;
 import dev.lvg.tenancy.Principal;
-import dev.lvg.tenancy.Right;
 import io.vertx.core.Future;
 
 /**
@@ -18,7 +19,7 @@ import io.vertx.core.Future;
 public final class CallerRoutes {
   public void mount(Routes routes) {
     routes.serve(
-        Declaration.readsOwn("DescribeCaller"),
+        Declaration.of(GatewayOperation.DESCRIBE_CALLER),
         Operations.json(
             ctx -> {
               Principal principal = Authentication.principal(ctx);

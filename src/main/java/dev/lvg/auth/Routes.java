@@ -11,4 +11,10 @@ import io.vertx.ext.web.RoutingContext;
  */
 public interface Routes {
   void serve(Declaration declaration, Handler<RoutingContext> operation);
+
+  /**
+   * Serves {@code GET} under {@code prefix} (and {@code prefix} without its last slash) with {@code
+   * pages}, outside the chain: static files, not operations of a contract.
+   */
+  void pages(String prefix, Handler<RoutingContext> pages);
 }

@@ -13,6 +13,8 @@ import dev.lvg.http.Json;
 import dev.lvg.http.ObjectId;
 import dev.lvg.http.Operations;
 import dev.lvg.http.Requests;
+import dev.lvg.operation.GatewayOperation;
+import dev.lvg.overload.TenantTurns;
 import dev.lvg.transaction.TransactionLog;
 import dev.lvg.version.CommitOutcome;
 import dev.lvg.version.NewVersion;
@@ -21,8 +23,10 @@ import io.vertx.core.Future;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.SqlConnection;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Atomic batches: every entry of a request runs on one connection inside one transaction, with the
@@ -35,19 +39,30 @@ public final class BatchRoutes {
   };
 
   private final Pool pool;
+  private final TenantTurns turns;
   private final CatalogService catalog;
   private final VersionService versions;
 
-  public BatchRoutes(Pool pool, CatalogService catalog, VersionService versions) {
+  /** A tenant's batches take {@code turns}: one at a time in the database. */
+  public BatchRoutes(
+      Pool pool, CatalogService catalog, VersionService versions, TenantTurns turns) {
     this.pool = pool;
+    this.turns = turns;
     this.catalog = catalog;
     this.versions = versions;
   }
 
   public void mount(Routes routes) {
     routes.serve(
-        Declaration.writes("BatchCreateTableVersions"), Operations.json(this::batchCreate));
-    routes.serve(Declaration.writes("BatchCommitTables"), Operations.json(this::batchCommit));
+        Declaration.of(GatewayOperation.BATCH_CREATE_TABLE_VERSIONS),
+        Operations.json(this::batchCreate));
+    routes.serve(
+        Declaration.of(GatewayOperation.BATCH_COMMIT_TABLES), Operations.json(this::batchCommit));
+  }
+
+  /** {@code work} in a transaction of its own, in its tenant's turn. */
+  private Future<ObjectNode> inTurn(Actor actor, Function<SqlConnection, Future<ObjectNode>> work) {
+    return turns.run(actor.tenant().id(), () -> pool.withTransaction(work));
   }
 
   private Future<ObjectNode> batchCreate(RoutingContext ctx) {
@@ -57,12 +72,17 @@ public final class BatchRoutes {
         body.requiredObjectList("entries", MAX_ENTRIES).stream()
             .map(entry -> NewVersion.from(actor, ObjectId.fromBody(entry), entry))
             .toList();
-    return pool.withTransaction(
+    return inTurn(
+        actor,
         tx ->
             Futures.sequence(entries, entry -> versions.createInTransaction(tx, entry))
                 .compose(
                     created ->
-                        recorded(tx, actor, "BatchCreateTableVersions", created.size())
+                        recorded(
+                                tx,
+                                actor,
+                                GatewayOperation.BATCH_CREATE_TABLE_VERSIONS.id(),
+                                created.size())
                             .map(
                                 transaction -> {
                                   ObjectNode result = Json.object();
@@ -77,12 +97,17 @@ public final class BatchRoutes {
     Actor actor = Actor.of(ctx);
     List<Body> operations = body.requiredObjectList("operations", MAX_ENTRIES);
     operations.forEach(BatchRoutes::kindOf);
-    return pool.withTransaction(
+    return inTurn(
+        actor,
         tx ->
             Futures.sequence(operations, operation -> run(tx, actor, operation))
                 .compose(
                     results ->
-                        recorded(tx, actor, "BatchCommitTables", results.size())
+                        recorded(
+                                tx,
+                                actor,
+                                GatewayOperation.BATCH_COMMIT_TABLES.id(),
+                                results.size())
                             .map(
                                 transaction -> {
                                   ObjectNode result = Json.object();

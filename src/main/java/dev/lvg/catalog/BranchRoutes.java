@@ -11,6 +11,7 @@ import dev.lvg.http.ObjectId;
 import dev.lvg.http.Operations;
 import dev.lvg.http.Paging;
 import dev.lvg.http.Requests;
+import dev.lvg.operation.GatewayOperation;
 import dev.lvg.transaction.TransactionLog;
 import io.vertx.core.Future;
 import io.vertx.ext.web.RoutingContext;
@@ -34,9 +35,12 @@ public final class BranchRoutes {
   }
 
   public void mount(Routes routes) {
-    routes.serve(Declaration.writes("CreateTableBranch"), Operations.json(this::createBranch));
-    routes.serve(Declaration.reads("ListTableBranches"), Operations.json(this::listBranches));
-    routes.serve(Declaration.writes("DeleteTableBranch"), Operations.json(this::deleteBranch));
+    routes.serve(
+        Declaration.of(GatewayOperation.CREATE_TABLE_BRANCH), Operations.json(this::createBranch));
+    routes.serve(
+        Declaration.of(GatewayOperation.LIST_TABLE_BRANCHES), Operations.json(this::listBranches));
+    routes.serve(
+        Declaration.of(GatewayOperation.DELETE_TABLE_BRANCH), Operations.json(this::deleteBranch));
   }
 
   private Future<ObjectNode> createBranch(RoutingContext ctx) {
@@ -57,7 +61,7 @@ public final class BranchRoutes {
                             TransactionLog.record(
                                 tx,
                                 actor,
-                                "CreateTableBranch",
+                                GatewayOperation.CREATE_TABLE_BRANCH.id(),
                                 Map.of("table", ObjectId.display(tableId), "branch", name))))
         .map(transaction -> Json.object().put("transaction_id", transaction));
   }
@@ -112,7 +116,7 @@ public final class BranchRoutes {
                             TransactionLog.record(
                                 tx,
                                 actor,
-                                "DeleteTableBranch",
+                                GatewayOperation.DELETE_TABLE_BRANCH.id(),
                                 Map.of("table", ObjectId.display(tableId), "branch", name))))
         .map(transaction -> Json.object().put("transaction_id", transaction));
   }

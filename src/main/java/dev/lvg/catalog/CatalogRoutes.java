@@ -14,13 +14,13 @@ import dev.lvg.http.ObjectId;
 import dev.lvg.http.Operations;
 import dev.lvg.http.Paging;
 import dev.lvg.http.Requests;
-import dev.lvg.tenancy.Right;
+import dev.lvg.operation.GatewayOperation;
+import dev.lvg.operation.Right;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /** The namespace and table operations a Lance writer calls around its commits. */
@@ -50,69 +50,22 @@ public final class CatalogRoutes {
   }
 
   public void mount(Routes routes) {
-    routes.serve(Declaration.writes("CreateNamespace"), Operations.json(this::createNamespace));
-    routes.serve(Declaration.reads("ListNamespaces"), Operations.json(this::listNamespaces));
-    routes.serve(Declaration.reads("DescribeNamespace"), Operations.json(this::describeNamespace));
-    routes.serve(Declaration.reads("NamespaceExists"), Operations.noContent(this::namespaceExists));
-    routes.serve(Declaration.writes("DropNamespace"), Operations.json(this::dropNamespace));
-    routes.serve(Declaration.reads("ListAllTables"), Operations.json(this::listAllTables));
-    routes.serve(Declaration.reads("ListTables"), Operations.json(this::listTables));
-    routes.serve(Declaration.writes("DeclareTable"), Operations.json(this::declareTable));
-    routes.serve(Declaration.writes("RegisterTable"), Operations.json(this::registerTable));
-    routes.serve(Declaration.reads("DescribeTable"), Operations.json(this::describeTable));
-    routes.serve(Declaration.reads("TableExists"), Operations.noContent(this::tableExists));
-    routes.serve(Declaration.writes("DeregisterTable"), Operations.json(this::deregisterTable));
-    routes.serve(Declaration.writes("DropTable"), Operations.json(this::dropTable));
-    routes.serve(Declaration.writes("RenameTable"), Operations.json(this::renameTable));
-  }
-
-  private Future<ObjectNode> createNamespace(RoutingContext ctx) {
-    Body body = Requests.body(ctx);
-    List<String> id = ObjectId.fromRequest(ctx, body);
-    NamespaceRepository.CreateMode mode = namespaceMode(body.optionalString("mode"));
-    Map<String, String> properties = body.optionalStringMap("properties");
-    for (String part : id) {
-      if (part.endsWith(Locations.TABLE_SUFFIX)) {
-        throw ApiException.invalidInput(
-            "a namespace name must not end with " + Locations.TABLE_SUFFIX);
-      }
-    }
-    Actor actor = Actor.of(ctx);
-    return AuditTrail.audited(
-            pool,
-            actor,
-            "CreateNamespace",
-            ObjectId.display(id),
-            tx -> namespaces.createNamespace(tx, actor.tenant(), id, mode, properties),
-            NamespaceRepository.Created::changed)
-        .map(created -> CatalogService.withProperties(Json.object(), created.properties()));
-  }
-
-  private static NamespaceRepository.CreateMode namespaceMode(String mode) {
-    if (mode == null) {
-      return NamespaceRepository.CreateMode.CREATE;
-    }
-    return switch (normalizeMode(mode)) {
-      case "create" -> NamespaceRepository.CreateMode.CREATE;
-      case "existok" -> NamespaceRepository.CreateMode.EXIST_OK;
-      case "overwrite" -> NamespaceRepository.CreateMode.OVERWRITE;
-      default ->
-          throw ApiException.invalidInput(
-              "'mode' must be Create, ExistOk or Overwrite, got '" + mode + "'");
-    };
-  }
-
-  private static String normalizeMode(String mode) {
-    return mode.replace("_", "").toLowerCase(Locale.ROOT);
-  }
-
-  private Future<ObjectNode> listNamespaces(RoutingContext ctx) {
-    List<String> parent = ObjectId.fromPath(ctx);
-    int limit = paging.limit(ctx);
-    String after = Paging.decode(ctx.queryParams().get("page_token"));
-    return namespaces
-        .listNamespaces(reads, Authentication.tenant(ctx), parent, after, limit)
-        .map(names -> page("namespaces", names, limit));
+    new NamespaceRoutes(pool, reads, catalog, paging).mount(routes);
+    routes.serve(
+        Declaration.of(GatewayOperation.LIST_ALL_TABLES), Operations.json(this::listAllTables));
+    routes.serve(Declaration.of(GatewayOperation.LIST_TABLES), Operations.json(this::listTables));
+    routes.serve(
+        Declaration.of(GatewayOperation.DECLARE_TABLE), Operations.json(this::declareTable));
+    routes.serve(
+        Declaration.of(GatewayOperation.REGISTER_TABLE), Operations.json(this::registerTable));
+    routes.serve(
+        Declaration.of(GatewayOperation.DESCRIBE_TABLE), Operations.json(this::describeTable));
+    routes.serve(
+        Declaration.of(GatewayOperation.TABLE_EXISTS), Operations.noContent(this::tableExists));
+    routes.serve(
+        Declaration.of(GatewayOperation.DEREGISTER_TABLE), Operations.json(this::deregisterTable));
+    routes.serve(Declaration.of(GatewayOperation.DROP_TABLE), Operations.json(this::dropTable));
+    routes.serve(Declaration.of(GatewayOperation.RENAME_TABLE), Operations.json(this::renameTable));
   }
 
   private Future<ObjectNode> listTables(RoutingContext ctx) {
@@ -126,7 +79,7 @@ public final class CatalogRoutes {
   }
 
   /** {@code names} holds up to {@code limit + 1} entries; the extra one only says more remain. */
-  private static ObjectNode page(String field, List<String> names, int limit) {
+  static ObjectNode page(String field, List<String> names, int limit) {
     ObjectNode result = Json.object();
     ArrayNode items = result.putArray(field);
     names.stream().limit(limit).forEach(items::add);
@@ -134,18 +87,6 @@ public final class CatalogRoutes {
       result.put("page_token", Paging.encode(names.get(limit - 1)));
     }
     return result;
-  }
-
-  private Future<ObjectNode> describeNamespace(RoutingContext ctx) {
-    List<String> id = ObjectId.fromRequest(ctx, Requests.body(ctx));
-    return namespaces
-        .describeNamespace(reads, Authentication.tenant(ctx), id)
-        .map(properties -> CatalogService.withProperties(Json.object(), properties));
-  }
-
-  private Future<?> namespaceExists(RoutingContext ctx) {
-    List<String> id = ObjectId.fromRequest(ctx, Requests.body(ctx));
-    return namespaces.describeNamespace(reads, Authentication.tenant(ctx), id);
   }
 
   private Future<ObjectNode> declareTable(RoutingContext ctx) {
@@ -163,7 +104,7 @@ public final class CatalogRoutes {
     String location = locations.clientLocation(tenant, given);
     Map<String, String> properties = body.optionalStringMap("properties");
     String mode = body.optionalString("mode");
-    String normalized = mode == null ? "create" : normalizeMode(mode);
+    String normalized = mode == null ? "create" : NamespaceRoutes.normalizeMode(mode);
     boolean overwrite =
         switch (normalized) {
           case "create" -> false;
@@ -176,7 +117,7 @@ public final class CatalogRoutes {
         AuditTrail.audited(
             pool,
             Actor.of(ctx),
-            "RegisterTable",
+            GatewayOperation.REGISTER_TABLE.id(),
             ObjectId.display(id),
             tx ->
                 overwrite
@@ -249,40 +190,6 @@ public final class CatalogRoutes {
     return branches
         .requireBranch(reads, tenant, id, branch)
         .compose(table -> catalog.requireVersion(reads, tenant, table.id(), branch, version));
-  }
-
-  private Future<ObjectNode> dropNamespace(RoutingContext ctx) {
-    Body body = Requests.body(ctx);
-    List<String> id = ObjectId.fromRequest(ctx, body);
-    String mode = body.optionalString("mode");
-    String behavior = body.optionalString("behavior");
-    boolean skipMissing =
-        switch (mode == null ? "fail" : normalizeMode(mode)) {
-          case "fail" -> false;
-          case "skip" -> true;
-          default ->
-              throw ApiException.invalidInput("'mode' must be Fail or Skip, got '" + mode + "'");
-        };
-    boolean cascade =
-        switch (behavior == null ? "restrict" : normalizeMode(behavior)) {
-          case "restrict" -> false;
-          case "cascade" -> true;
-          default ->
-              throw ApiException.invalidInput(
-                  "'behavior' must be Restrict or Cascade, got '" + behavior + "'");
-        };
-    Actor actor = Actor.of(ctx);
-    return AuditTrail.audited(
-            pool,
-            actor,
-            "DropNamespace",
-            ObjectId.display(id),
-            tx -> catalog.namespaces().dropNamespace(tx, actor.tenant(), id, cascade, skipMissing))
-        .map(
-            properties ->
-                properties == null
-                    ? Json.object()
-                    : CatalogService.withProperties(Json.object(), properties));
   }
 
   private Future<ObjectNode> listAllTables(RoutingContext ctx) {

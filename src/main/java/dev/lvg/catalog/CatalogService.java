@@ -7,6 +7,7 @@ import dev.lvg.audit.AuditTrail;
 import dev.lvg.http.Body;
 import dev.lvg.http.Json;
 import dev.lvg.http.ObjectId;
+import dev.lvg.operation.GatewayOperation;
 import dev.lvg.tenancy.Tenant;
 import dev.lvg.transaction.TransactionLog;
 import io.vertx.core.Future;
@@ -62,7 +63,13 @@ public final class CatalogService {
         .compose(where -> repository.createTable(db, tenant, id, where, properties))
         .compose(
             table ->
-                AuditTrail.record(db, actor, "DeclareTable", ObjectId.display(id), null, null)
+                AuditTrail.record(
+                        db,
+                        actor,
+                        GatewayOperation.DECLARE_TABLE.id(),
+                        ObjectId.display(id),
+                        null,
+                        null)
                     .compose(recorded -> tableAccess(db, actor, true, id, table)));
   }
 
@@ -84,7 +91,7 @@ public final class CatalogService {
   public Future<ObjectNode> drop(SqlClient db, Actor actor, List<String> id) {
     return repository
         .dropTable(db, actor.tenant(), id)
-        .compose(table -> removedTable(db, actor, "DropTable", id, table));
+        .compose(table -> removedTable(db, actor, GatewayOperation.DROP_TABLE.id(), id, table));
   }
 
   /** One {@code RenameTable}: {@code new_table_name}, optionally {@code new_namespace_id}. */
@@ -106,7 +113,7 @@ public final class CatalogService {
                 TransactionLog.record(
                     db,
                     actor,
-                    "RenameTable",
+                    GatewayOperation.RENAME_TABLE.id(),
                     Map.of(
                         "table", ObjectId.display(id),
                         "new_table", ObjectId.display(newId),
@@ -118,7 +125,8 @@ public final class CatalogService {
   public Future<ObjectNode> deregister(SqlClient db, Actor actor, List<String> id) {
     return repository
         .deregisterTable(db, actor.tenant(), id)
-        .compose(table -> removedTable(db, actor, "DeregisterTable", id, table));
+        .compose(
+            table -> removedTable(db, actor, GatewayOperation.DEREGISTER_TABLE.id(), id, table));
   }
 
   /** Records a deregister or drop; answers the id, location and properties the table had. */

@@ -4,7 +4,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.io.IOException;
 import java.io.InputStream;
@@ -46,11 +45,8 @@ public final class Console {
     this.files = files;
   }
 
-  /** The console's files, read on a worker thread; null when {@code enabled} is false. */
-  public static Future<Console> load(Vertx vertx, boolean enabled) {
-    if (!enabled) {
-      return Future.succeededFuture();
-    }
+  /** The console's files, read on a worker thread. */
+  static Future<Console> load(Vertx vertx) {
     return vertx.executeBlocking(Console::read, false);
   }
 
@@ -70,11 +66,7 @@ public final class Console {
   }
 
   /** Serves {@code /console/} (the page) and its files; {@code /console} redirects there. */
-  public void mount(Router router) {
-    router.get(PATH + "*").handler(this::serve);
-  }
-
-  private void serve(RoutingContext ctx) {
+  void serve(RoutingContext ctx) {
     String path = ctx.request().path();
     if (!path.startsWith(PATH)) { // the route matches /console itself too
       secured(ctx.response()).setStatusCode(308).putHeader("Location", PATH).end();

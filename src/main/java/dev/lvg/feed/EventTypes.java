@@ -1,36 +1,24 @@
 package dev.lvg.feed;
 
 import dev.lvg.http.ApiException;
+import dev.lvg.operation.GatewayOperation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The CloudEvents {@code type} of each catalog operation the feed carries (the database's {@code
- * feed_operation} names the same operations).
+ * The CloudEvents {@code type} of each catalog operation the feed carries, from the operation
+ * catalogue ({@link GatewayOperation#eventType}); the database's {@code feed_operation} names the
+ * same operations.
  */
 public final class EventTypes {
   private static final Map<String, String> BY_OPERATION = new LinkedHashMap<>();
 
   static {
-    BY_OPERATION.put("CreateNamespace", "io.lance.namespace.created");
-    BY_OPERATION.put("DropNamespace", "io.lance.namespace.dropped");
-    BY_OPERATION.put("DeclareTable", "io.lance.table.declared");
-    BY_OPERATION.put("RegisterTable", "io.lance.table.registered");
-    BY_OPERATION.put("RenameTable", "io.lance.table.renamed");
-    BY_OPERATION.put("DeregisterTable", "io.lance.table.deregistered");
-    BY_OPERATION.put("DropTable", "io.lance.table.dropped");
-    BY_OPERATION.put("CreateTableVersion", "io.lance.table.version.created");
-    BY_OPERATION.put("BatchDeleteTableVersions", "io.lance.table.version.deleted");
-    BY_OPERATION.put("PruneTableVersion", "io.lance.table.version.pruned");
-    BY_OPERATION.put("CreateTableBranch", "io.lance.table.branch.created");
-    BY_OPERATION.put("DeleteTableBranch", "io.lance.table.branch.deleted");
-    BY_OPERATION.put("CreateTableTag", "io.lance.table.tag.created");
-    BY_OPERATION.put("UpdateTableTag", "io.lance.table.tag.updated");
-    BY_OPERATION.put("DeleteTableTag", "io.lance.table.tag.deleted");
-    BY_OPERATION.put("BatchCreateTableVersions", "io.lance.batch.committed");
-    BY_OPERATION.put("BatchCommitTables", "io.lance.batch.committed");
+    for (GatewayOperation operation : GatewayOperation.inFeed()) {
+      BY_OPERATION.put(operation.id(), operation.eventType());
+    }
   }
 
   private EventTypes() {}

@@ -4,12 +4,9 @@ import dev.lvg.config.FeedSettings;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.vertx.core.Vertx;
-import io.vertx.sqlclient.Pool;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -18,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class Feed implements FeedHub.Metrics {
   /** The sum of every tenant's last position: the events recorded, read every few seconds. */
-  static final String RECORDED = "SELECT COALESCE(sum(last_position), 0) FROM feed_heads";
+  public static final String RECORDED = "SELECT COALESCE(sum(last_position), 0) FROM feed_heads";
 
   private static final List<String> OUTCOMES =
       List.of("delivered", "retried", "dead_lettered", "disabled");
@@ -33,29 +30,9 @@ public final class Feed implements FeedHub.Metrics {
   private final Counter cutOff;
   private final Map<String, Counter> deliveries;
 
-  /**
-   * The feed's shared parts, with its background work started: the count of events recorded, the
-   * expiry of old events and the delivery of webhooks.
-   */
-  public static Feed start(
-      Vertx vertx,
-      Pool pool,
-      FeedSettings settings,
-      MeterRegistry registry,
-      AtomicBoolean draining) {
-    Feed feed = new Feed(settings, registry);
-    vertx.setPeriodic(
-        5_000,
-        tick ->
-            pool.query(RECORDED)
-                .execute()
-                .onSuccess(rows -> feed.recorded.set(rows.iterator().next().getLong(0))));
-    new FeedExpiry(vertx, pool, settings.retention(), registry).start(settings.expiryEveryMillis());
-    WebhookTargets targets = new WebhookTargets(vertx, settings.webhooks().allowPrivateTargets());
-    if (settings.webhooks().deliver()) {
-      new WebhookDispatcher(vertx, pool, feed, targets, draining).start();
-    }
-    return feed;
+  /** Sets the count of events recorded, which {@link #RECORDED} reads. */
+  void recorded(long events) {
+    recorded.set(events);
   }
 
   Feed(FeedSettings settings, MeterRegistry registry) {

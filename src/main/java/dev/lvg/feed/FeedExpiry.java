@@ -4,7 +4,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
@@ -42,15 +41,13 @@ public final class FeedExpiry {
       WHERE h.tenant_id = $1 AND g.last IS NOT NULL
       RETURNING g.events, g.rows""";
 
-  private final Vertx vertx;
   private final Pool pool;
   private final Duration retention;
   private final Counter expired;
   private final Timer runs;
   private boolean running;
 
-  public FeedExpiry(Vertx vertx, Pool pool, Duration retention, MeterRegistry registry) {
-    this.vertx = vertx;
+  public FeedExpiry(Pool pool, Duration retention, MeterRegistry registry) {
     this.pool = pool;
     this.retention = retention;
     this.expired =
@@ -61,12 +58,6 @@ public final class FeedExpiry {
         Timer.builder("lvg_feed_expiry")
             .description("How long one pass of the change feed's expiry took")
             .register(registry);
-  }
-
-  /** Runs a pass every {@code everyMillis} (and once soon after start). */
-  public void start(long everyMillis) {
-    vertx.setTimer(1000, first -> pass());
-    vertx.setPeriodic(everyMillis, tick -> pass());
   }
 
   /** One pass over every tenant; answers how many events it deleted. */

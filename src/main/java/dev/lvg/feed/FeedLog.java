@@ -6,6 +6,7 @@ import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
 import dev.lvg.http.Json;
 import dev.lvg.http.ObjectId;
+import dev.lvg.operation.GatewayOperation;
 import dev.lvg.tenancy.Tenant;
 import dev.lvg.version.TableVersion;
 import io.vertx.core.Future;
@@ -258,7 +259,7 @@ public final class FeedLog {
     if (row.getValue("version") != null) {
       data.put("branch", row.getString("branch"));
       data.set("version", TableVersion.from(row).toJson());
-    } else if (operation.equals("CreateTableVersion")) {
+    } else if (operation.equals(GatewayOperation.CREATE_TABLE_VERSION.id())) {
       // The version was deleted since: its number is all that is left of it.
       data.putObject("version").put("version", row.getLong("event_version"));
     } else if (row.getValue("event_version") != null) {

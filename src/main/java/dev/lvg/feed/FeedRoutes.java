@@ -9,6 +9,7 @@ import dev.lvg.auth.Routes;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Json;
 import dev.lvg.http.ObjectId;
+import dev.lvg.operation.GatewayOperation;
 import dev.lvg.overload.Admission;
 import dev.lvg.tenancy.Principal;
 import dev.lvg.tenancy.Tenant;
@@ -23,9 +24,6 @@ import java.util.List;
  * StreamEvents} tails them live as Server-Sent Events, resuming after {@code Last-Event-ID}.
  */
 public final class FeedRoutes {
-  public static final String QUERY = "QueryEvents";
-  public static final String STREAM = "StreamEvents";
-
   /** Event types a live tail may name (its query is checked apart; the contract has the rest). */
   static final int MAX_TYPES = 32;
 
@@ -43,8 +41,8 @@ public final class FeedRoutes {
   }
 
   public void mount(Routes routes) {
-    routes.serve(Declaration.readsOwn(QUERY), this::query);
-    routes.serve(Declaration.readsOwn(STREAM), this::stream);
+    routes.serve(Declaration.of(GatewayOperation.QUERY_EVENTS), this::query);
+    routes.serve(Declaration.of(GatewayOperation.STREAM_EVENTS), this::stream);
   }
 
   private void query(RoutingContext ctx) {

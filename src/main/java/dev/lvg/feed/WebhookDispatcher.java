@@ -7,6 +7,7 @@ import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -103,13 +104,12 @@ public final class WebhookDispatcher {
       FROM webhooks w JOIN feed_heads h ON h.tenant_id = w.tenant_id
       WHERE w.disabled_reason IS NULL""";
 
-  private final Vertx vertx;
-  final Pool pool;
-  final FeedLog log;
+  private final Pool pool;
+  private final FeedLog log;
   private final WebhookSettings settings;
-  final AtomicBoolean draining;
-  final WebhookSender sender;
-  final String owner = "gw-" + UUID.randomUUID();
+  private final AtomicBoolean draining;
+  private final WebhookSender sender;
+  private final String owner = "gw-" + UUID.randomUUID();
   private final Feed feed;
   private boolean running;
   private long rounds;
@@ -119,7 +119,6 @@ public final class WebhookDispatcher {
 
   public WebhookDispatcher(
       Vertx vertx, Pool pool, Feed feed, WebhookTargets targets, AtomicBoolean draining) {
-    this.vertx = vertx;
     this.pool = pool;
     this.log = feed.log();
     this.settings = feed.settings().webhooks();
@@ -128,13 +127,10 @@ public final class WebhookDispatcher {
     this.sender = new WebhookSender(vertx, targets, settings.timeoutMillis());
   }
 
-  public void start() {
-    vertx.setPeriodic(settings.pollMillis(), tick -> round());
-  }
-
-  private void round() {
+  /** One round: the endpoints due, each leased and given its turn; skipped while draining. */
+  Future<Void> round() {
     if (running || draining.get()) {
-      return;
+      return Future.succeededFuture();
     }
     running = true;
     int leaseSeconds = Math.max(1, settings.timeoutMillis() / 1000 * 3);
@@ -164,7 +160,7 @@ public final class WebhookDispatcher {
                     return null;
                   });
     }
-    round.onComplete(
+    return round.onComplete(
         done -> {
           running = false;
           if (done.failed() && !draining.get() && failedInARow++ == 0) {
@@ -196,68 +192,108 @@ public final class WebhookDispatcher {
     return Future.succeededFuture();
   }
 
-  private Future<Void> deliver(Row endpoint) {
-    Tenant tenant = new Tenant(endpoint.getLong("tenant_id"), endpoint.getString("tenant"));
-    String[] types = endpoint.getArrayOfStrings("event_types");
-    WebhookTurn turn =
-        new WebhookTurn(
-            this,
+  private Future<Void> deliver(Row leased) {
+    WebhookEndpoint endpoint = WebhookEndpoint.of(leased, Instant.now());
+    return new WebhookTurn(
             endpoint,
-            tenant,
-            endpoint.getString("id"),
-            new FeedLog.Filter(types == null ? null : EventTypes.operations(List.of(types)), null),
-            System.currentTimeMillis() + settings.timeoutMillis());
-    return turn.start(endpoint.getLong("delivered_through"), endpoint.getInteger("attempts"));
+            new EndpointLease(endpoint),
+            sender,
+            System.currentTimeMillis() + settings.timeoutMillis())
+        .start();
   }
 
-  /** Records a refused delivery of the event at {@code position}: disabled, dead or retried. */
-  Future<Void> settle(
-      Tenant tenant, String id, long position, int attemptsBefore, WebhookSender.Answer answer) {
-    if (answer.status() == 410) {
-      count("disabled");
-      return update(DISABLE, tenant, id, "the endpoint answered 410 Gone");
+  /** The endpoint's lease as this gateway holds it: its events read, its progress recorded. */
+  private final class EndpointLease implements WebhookTurn.Lease {
+    private final WebhookEndpoint endpoint;
+    private final Tenant tenant;
+    private final FeedLog.Filter filter;
+
+    EndpointLease(WebhookEndpoint endpoint) {
+      this.endpoint = endpoint;
+      this.tenant = endpoint.tenant();
+      this.filter = endpoint.filter();
     }
-    int attempts = attemptsBefore + 1;
-    if (attempts >= settings.maxAttempts()) {
-      count("dead_lettered");
-      return pool.preparedQuery(DEAD_LETTER)
+
+    @Override
+    public Future<FeedLog.Page> events(long position) {
+      return FeedLog.head(pool, tenant)
+          .compose(head -> log.page(pool, tenant, head, position, filter, EVENTS_PER_PAGE));
+    }
+
+    @Override
+    public Future<Void> delivered(long position) {
+      return update(DELIVERED, position);
+    }
+
+    @Override
+    public Future<Boolean> hold(long position) {
+      return pool.preparedQuery(HOLD)
+          .execute(Tuple.of(tenant.id(), endpoint.id(), owner, position))
+          .map(rows -> rows.rowCount() == 1);
+    }
+
+    @Override
+    public Future<Void> disable(String reason) {
+      return update(DISABLE, reason);
+    }
+
+    /** Records a refused delivery of the event at {@code position}: disabled, dead or retried. */
+    @Override
+    public Future<Void> refused(long position, int attempts, WebhookSender.Answer answer) {
+      if (answer.status() == 410) {
+        count("disabled");
+        return update(DISABLE, "the endpoint answered 410 Gone");
+      }
+      int tries = attempts + 1;
+      if (tries >= settings.maxAttempts()) {
+        count("dead_lettered");
+        return pool.preparedQuery(DEAD_LETTER)
+            .execute(
+                Tuple.tuple()
+                    .addLong(tenant.id())
+                    .addString(endpoint.id())
+                    .addString(owner)
+                    .addLong(position)
+                    .addInteger(tries)
+                    .addString(answer.error()))
+            .mapEmpty();
+      }
+      count("retried");
+      long backoff =
+          Math.min(
+              settings.maxBackoffMillis(),
+              (long) settings.backoffMillis() << Math.min(20, tries - 1));
+      long delay = backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1);
+      if (answer.retryAfterMillis() != null) {
+        // The endpoint's own word wins over the backoff, up to an hour.
+        delay = Math.max(delay, Math.min(3_600_000L, answer.retryAfterMillis()));
+      }
+      return pool.preparedQuery(FAILED)
           .execute(
               Tuple.tuple()
                   .addLong(tenant.id())
-                  .addString(id)
+                  .addString(endpoint.id())
                   .addString(owner)
-                  .addLong(position)
-                  .addInteger(attempts)
-                  .addString(answer.error()))
+                  .addInteger(tries)
+                  .addString(answer.error())
+                  .addLong(delay))
           .mapEmpty();
     }
-    count("retried");
-    long backoff =
-        Math.min(
-            settings.maxBackoffMillis(),
-            (long) settings.backoffMillis() << Math.min(20, attempts - 1));
-    long delay = backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1);
-    if (answer.retryAfterMillis() != null) {
-      // The endpoint's own word wins over the backoff, up to an hour.
-      delay = Math.max(delay, Math.min(3_600_000L, answer.retryAfterMillis()));
+
+    @Override
+    public void count(String outcome) {
+      feed.delivery(outcome);
     }
-    return pool.preparedQuery(FAILED)
-        .execute(
-            Tuple.tuple()
-                .addLong(tenant.id())
-                .addString(id)
-                .addString(owner)
-                .addInteger(attempts)
-                .addString(answer.error())
-                .addLong(delay))
-        .mapEmpty();
-  }
 
-  Future<Void> update(String sql, Tenant tenant, String id, Object value) {
-    return pool.preparedQuery(sql).execute(Tuple.of(tenant.id(), id, owner, value)).mapEmpty();
-  }
+    @Override
+    public boolean draining() {
+      return draining.get();
+    }
 
-  void count(String outcome) {
-    feed.delivery(outcome);
+    private Future<Void> update(String sql, Object value) {
+      return pool.preparedQuery(sql)
+          .execute(Tuple.of(tenant.id(), endpoint.id(), owner, value))
+          .mapEmpty();
+    }
   }
 }

@@ -11,6 +11,7 @@ import dev.lvg.http.ErrorCode;
 import dev.lvg.http.Json;
 import dev.lvg.http.Operations;
 import dev.lvg.http.Requests;
+import dev.lvg.operation.GatewayOperation;
 import dev.lvg.tenancy.Credentials;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
@@ -78,17 +79,17 @@ public final class WebhookRoutes {
   }
 
   public void mount(Routes routes) {
-    serve(routes, "CreateWebhook", this::create);
-    serve(routes, "ListWebhooks", this::list);
-    serve(routes, "DeleteWebhook", this::delete);
-    serve(routes, "RotateWebhookSecret", this::rotate);
-    serve(routes, "EnableWebhook", this::enable);
-    serve(routes, "ListWebhookDeadLetters", this::deadLetters);
+    serve(routes, GatewayOperation.CREATE_WEBHOOK, this::create);
+    serve(routes, GatewayOperation.LIST_WEBHOOKS, this::list);
+    serve(routes, GatewayOperation.DELETE_WEBHOOK, this::delete);
+    serve(routes, GatewayOperation.ROTATE_WEBHOOK_SECRET, this::rotate);
+    serve(routes, GatewayOperation.ENABLE_WEBHOOK, this::enable);
+    serve(routes, GatewayOperation.LIST_WEBHOOK_DEAD_LETTERS, this::deadLetters);
   }
 
   private static void serve(
-      Routes routes, String operationId, Function<RoutingContext, Future<ObjectNode>> op) {
-    routes.serve(Declaration.administers(operationId), Operations.json(op::apply));
+      Routes routes, GatewayOperation operation, Function<RoutingContext, Future<ObjectNode>> op) {
+    routes.serve(Declaration.of(operation), Operations.json(op::apply));
   }
 
   private Future<Tenant> tenant(RoutingContext ctx) {
@@ -149,7 +150,7 @@ public final class WebhookRoutes {
                                                       conn,
                                                       tenant.id(),
                                                       AdminCaller.of(ctx),
-                                                      "CreateWebhook",
+                                                      GatewayOperation.CREATE_WEBHOOK.id(),
                                                       id,
                                                       context.toString())))
                               .map(
@@ -199,18 +200,18 @@ public final class WebhookRoutes {
   }
 
   private Future<ObjectNode> delete(RoutingContext ctx) {
-    return changed(ctx, "DeleteWebhook", DELETE, Tuple.tuple())
+    return changed(ctx, GatewayOperation.DELETE_WEBHOOK.id(), DELETE, Tuple.tuple())
         .map(id -> Json.object().put("id", id));
   }
 
   private Future<ObjectNode> rotate(RoutingContext ctx) {
     String secret = WebhookSigner.newSecret();
-    return changed(ctx, "RotateWebhookSecret", ROTATE, Tuple.of(secret))
+    return changed(ctx, GatewayOperation.ROTATE_WEBHOOK_SECRET.id(), ROTATE, Tuple.of(secret))
         .map(id -> Json.object().put("id", id).put("secret", secret));
   }
 
   private Future<ObjectNode> enable(RoutingContext ctx) {
-    return changed(ctx, "EnableWebhook", ENABLE, Tuple.tuple())
+    return changed(ctx, GatewayOperation.ENABLE_WEBHOOK.id(), ENABLE, Tuple.tuple())
         .map(id -> Json.object().put("id", id).put("state", "active"));
   }
 

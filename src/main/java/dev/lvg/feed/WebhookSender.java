@@ -10,12 +10,8 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.SocketAddress;
-import io.vertx.sqlclient.Row;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -50,8 +46,8 @@ final class WebhookSender {
    * Where the endpoint's events go for this turn: its host resolved once, on a worker thread (the
    * lookup blocks), and the address judged; or why it may not be called now.
    */
-  Future<WebhookTargets.Target> target(Row endpoint) {
-    return targets.resolve(endpoint.getString("url"));
+  Future<WebhookTargets.Target> target(WebhookEndpoint endpoint) {
+    return targets.resolve(endpoint.url());
   }
 
   /**
@@ -101,22 +97,6 @@ final class WebhookSender {
       return url.getPort();
     }
     return url.getScheme().equalsIgnoreCase("https") ? 443 : 80;
-  }
-
-  /**
-   * The secrets that sign an endpoint's events: its own, and for a day after a rotation the one it
-   * replaced.
-   */
-  static List<String> secrets(Row endpoint) {
-    List<String> secrets = new ArrayList<>(2);
-    secrets.add(endpoint.getString("secret"));
-    OffsetDateTime previousUntil = endpoint.getOffsetDateTime("previous_until");
-    if (endpoint.getString("previous") != null
-        && previousUntil != null
-        && previousUntil.toInstant().isAfter(Instant.now())) {
-      secrets.add(endpoint.getString("previous"));
-    }
-    return secrets;
   }
 
   /** Retry-After in seconds (the HTTP-date form is not taken); null when absent or unreadable. */

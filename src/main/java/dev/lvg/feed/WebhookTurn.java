@@ -3,11 +3,8 @@ package dev.lvg.feed;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
-import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.sqlclient.Row;
-import io.vertx.sqlclient.Tuple;
 
 /**
  * One endpoint's turn on its lease: its events in order, a page at a time, each sent once the one
@@ -20,34 +17,50 @@ import io.vertx.sqlclient.Tuple;
  * futures overflows the stack).
  */
 final class WebhookTurn {
-  private final WebhookDispatcher dispatcher;
-  private final Row endpoint;
-  private final Tenant tenant;
-  private final String id;
-  private final FeedLog.Filter filter;
+  /** What a turn reads and records through the endpoint's lease. */
+  interface Lease {
+    /** A page of the endpoint's events after {@code position}. */
+    Future<FeedLog.Page> events(long position);
+
+    /** Delivered through {@code position}: the lease given back, the attempts reset. */
+    Future<Void> delivered(long position);
+
+    /** Done through {@code position}, the lease kept: true while it is still this gateway's. */
+    Future<Boolean> hold(long position);
+
+    /** The endpoint disabled, for {@code reason}. */
+    Future<Void> disable(String reason);
+
+    /** The event at {@code position} refused after {@code attempts} earlier tries. */
+    Future<Void> refused(long position, int attempts, WebhookSender.Answer answer);
+
+    /** Counts one delivery by how it ended. */
+    void count(String outcome);
+
+    /** Whether the gateway is draining, so no page is started. */
+    boolean draining();
+  }
+
+  private final WebhookEndpoint endpoint;
+  private final Lease lease;
+  private final WebhookSender sender;
   private final long until;
   private final Promise<Void> done = Promise.promise();
 
   /** Where the endpoint's events go, judged once for this turn. */
   private Future<WebhookTargets.Target> target;
 
-  WebhookTurn(
-      WebhookDispatcher dispatcher,
-      Row endpoint,
-      Tenant tenant,
-      String id,
-      FeedLog.Filter filter,
-      long until) {
-    this.dispatcher = dispatcher;
+  /** A turn that sends no event after {@code until} (epoch milliseconds). */
+  WebhookTurn(WebhookEndpoint endpoint, Lease lease, WebhookSender sender, long until) {
     this.endpoint = endpoint;
-    this.tenant = tenant;
-    this.id = id;
-    this.filter = filter;
+    this.lease = lease;
+    this.sender = sender;
     this.until = until;
   }
 
-  Future<Void> start(long after, int attempts) {
-    step(() -> page(after, attempts));
+  /** Runs the turn from where the endpoint was delivered through. */
+  Future<Void> start() {
+    step(() -> page(endpoint.deliveredThrough(), endpoint.attempts()));
     return done.future();
   }
 
@@ -73,16 +86,8 @@ final class WebhookTurn {
   }
 
   private void page(long after, int attempts) {
-    FeedLog.head(dispatcher.pool, tenant)
-        .compose(
-            head ->
-                dispatcher.log.page(
-                    dispatcher.pool,
-                    tenant,
-                    head,
-                    after,
-                    filter,
-                    WebhookDispatcher.EVENTS_PER_PAGE))
+    lease
+        .events(after)
         .onComplete(
             read ->
                 step(
@@ -90,20 +95,15 @@ final class WebhookTurn {
                       if (read.succeeded()) {
                         FeedLog.Page page = read.result();
                         if (page.events().isEmpty()) {
-                          end(
-                              dispatcher.update(
-                                  WebhookDispatcher.DELIVERED, tenant, id, page.next().position()));
+                          end(lease.delivered(page.next().position()));
                         } else {
                           send(page, 0, after, attempts);
                         }
                       } else if (read.cause() instanceof ApiException gone
                           && gone.errorCode() == ErrorCode.CURSOR_GONE) {
-                        dispatcher.count("disabled");
+                        lease.count("disabled");
                         end(
-                            dispatcher.update(
-                                WebhookDispatcher.DISABLE,
-                                tenant,
-                                id,
+                            lease.disable(
                                 "events expired before they were delivered: " + gone.getMessage()));
                       } else {
                         done.tryFail(read.cause());
@@ -118,22 +118,20 @@ final class WebhookTurn {
       boolean more =
           page.events().size() == WebhookDispatcher.EVENTS_PER_PAGE
               && System.currentTimeMillis() < until
-              && !dispatcher.draining.get();
+              && !lease.draining();
       if (!more) {
-        end(dispatcher.update(WebhookDispatcher.DELIVERED, tenant, id, through));
+        end(lease.delivered(through));
         return;
       }
-      dispatcher
-          .pool
-          .preparedQuery(WebhookDispatcher.HOLD)
-          .execute(Tuple.of(tenant.id(), id, dispatcher.owner, through))
+      lease
+          .hold(through)
           .onComplete(
               held ->
                   step(
                       () -> {
                         if (held.failed()) {
                           done.tryFail(held.cause());
-                        } else if (held.result().rowCount() == 1) {
+                        } else if (held.result()) {
                           page(through, 0);
                         } else {
                           done.tryComplete(); // the lease was lost: another gateway goes on
@@ -143,16 +141,16 @@ final class WebhookTurn {
     }
     if (i > 0 && System.currentTimeMillis() >= until) {
       // The turn is over: it ends at most one timeout after its own, within the lease's three.
-      end(dispatcher.update(WebhookDispatcher.DELIVERED, tenant, id, accepted));
+      end(lease.delivered(accepted));
       return;
     }
     ObjectNode event = page.events().get(i);
     long position = Long.parseLong(event.get("sequence").asText());
     if (target == null) {
-      target = dispatcher.sender.target(endpoint);
+      target = sender.target(endpoint);
     }
     target
-        .compose(judged -> dispatcher.sender.post(judged, WebhookSender.secrets(endpoint), event))
+        .compose(judged -> sender.post(judged, endpoint.secrets(), event))
         .onComplete(
             sent ->
                 step(
@@ -163,22 +161,12 @@ final class WebhookTurn {
                       }
                       WebhookSender.Answer answer = sent.result();
                       if (answer.status() >= 200 && answer.status() < 300) {
-                        dispatcher.count("delivered");
+                        lease.count("delivered");
                         send(page, i + 1, position, 0);
                         return;
                       }
-                      Future<Void> progress =
-                          i == 0
-                              ? Future.succeededFuture()
-                              : dispatcher
-                                  .pool
-                                  .preparedQuery(WebhookDispatcher.HOLD)
-                                  .execute(Tuple.of(tenant.id(), id, dispatcher.owner, accepted))
-                                  .mapEmpty();
-                      end(
-                          progress.compose(
-                              recorded ->
-                                  dispatcher.settle(tenant, id, position, attempts, answer)));
+                      Future<?> progress = i == 0 ? Future.succeededFuture() : lease.hold(accepted);
+                      end(progress.compose(recorded -> lease.refused(position, attempts, answer)));
                     }));
   }
 }

@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
@@ -36,14 +35,6 @@ import java.util.concurrent.Callable;
  * operation runs.
  */
 public final class ContractValidation {
-  /**
-   * The commit path: {@code version/create}, the request every Lance commit sends, is checked field
-   * by field by its own parser (the same 400 code 13 naming the field), not against its schema as
-   * well: the schema check costs about 13 microseconds of CPU a request, half of all the gateway
-   * spends on a commit in record mode (docs/benchmarks.md).
-   */
-  private static final Set<String> PARSED_FIELD_BY_FIELD = Set.of("CreateTableVersion");
-
   private final OpenAPIContract contract;
 
   private ContractValidation(OpenAPIContract contract) {
@@ -143,9 +134,6 @@ public final class ContractValidation {
     Operation operation = contract.operation(operationId);
     if (operation == null) {
       throw new IllegalArgumentException("the contract has no operation " + operationId);
-    }
-    if (PARSED_FIELD_BY_FIELD.contains(operationId)) {
-      return RoutingContext::next;
     }
     SchemaRepository schemas = contract.getSchemaRepository();
     List<QueryParameter> query =

@@ -16,6 +16,7 @@ import dev.lvg.http.ObjectId;
 import dev.lvg.http.Operations;
 import dev.lvg.http.Paging;
 import dev.lvg.http.Requests;
+import dev.lvg.operation.GatewayOperation;
 import dev.lvg.storage.Manifests;
 import dev.lvg.tenancy.Tenant;
 import dev.lvg.transaction.TransactionLog;
@@ -56,11 +57,12 @@ public final class TagRoutes {
   }
 
   public void mount(Routes routes) {
-    routes.serve(Declaration.reads("ListTableTags"), Operations.json(this::list));
-    routes.serve(Declaration.reads("GetTableTagVersion"), Operations.json(this::version));
-    routes.serve(Declaration.writes("CreateTableTag"), Operations.json(this::create));
-    routes.serve(Declaration.writes("DeleteTableTag"), Operations.json(this::delete));
-    routes.serve(Declaration.writes("UpdateTableTag"), Operations.json(this::update));
+    routes.serve(Declaration.of(GatewayOperation.LIST_TABLE_TAGS), Operations.json(this::list));
+    routes.serve(
+        Declaration.of(GatewayOperation.GET_TABLE_TAG_VERSION), Operations.json(this::version));
+    routes.serve(Declaration.of(GatewayOperation.CREATE_TABLE_TAG), Operations.json(this::create));
+    routes.serve(Declaration.of(GatewayOperation.DELETE_TABLE_TAG), Operations.json(this::delete));
+    routes.serve(Declaration.of(GatewayOperation.UPDATE_TABLE_TAG), Operations.json(this::update));
   }
 
   /** The table the request names, on its main branch; refuses when tags are not served. */
@@ -162,7 +164,10 @@ public final class TagRoutes {
                           return files.create(
                               table.location(), tag, file(branch, version, size, now, now));
                         })
-                    .compose(done -> recorded("CreateTableTag", ctx, body, tag, version)));
+                    .compose(
+                        done ->
+                            recorded(
+                                GatewayOperation.CREATE_TABLE_TAG.id(), ctx, body, tag, version)));
   }
 
   /**
@@ -195,7 +200,10 @@ public final class TagRoutes {
                                               old.getString("createdAt", now),
                                               now));
                                     }))
-                    .compose(done -> recorded("UpdateTableTag", ctx, body, tag, version)));
+                    .compose(
+                        done ->
+                            recorded(
+                                GatewayOperation.UPDATE_TABLE_TAG.id(), ctx, body, tag, version)));
   }
 
   private Future<ObjectNode> delete(RoutingContext ctx) {
@@ -204,7 +212,7 @@ public final class TagRoutes {
     Tenant tenant = Authentication.tenant(ctx);
     return table(ctx, body)
         .compose(table -> files.delete(table.location(), tag))
-        .compose(done -> recorded("DeleteTableTag", ctx, body, tag, null));
+        .compose(done -> recorded(GatewayOperation.DELETE_TABLE_TAG.id(), ctx, body, tag, null));
   }
 
   /** The manifest size of a version {@code table}'s branch has; 404 code 11 when it has not. */

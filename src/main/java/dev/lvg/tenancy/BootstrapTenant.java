@@ -1,5 +1,6 @@
 package dev.lvg.tenancy;
 
+import dev.lvg.operation.GatewayOperation;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
@@ -28,7 +29,9 @@ final class BootstrapTenant {
             conn ->
                 conn.preparedQuery(INSERT_TENANT)
                     .execute(Tuple.of(tenantName))
-                    .compose(created -> recordBootstrap(conn, created, "CreateTenant"))
+                    .compose(
+                        created ->
+                            recordBootstrap(conn, created, GatewayOperation.CREATE_TENANT.id()))
                     .compose(
                         recorded ->
                             conn.preparedQuery(TenantDirectory.TENANT_ID)
@@ -37,7 +40,8 @@ final class BootstrapTenant {
                         id ->
                             conn.preparedQuery(INSERT_KEY)
                                 .execute(Tuple.of(hash, id.iterator().next().getLong(0))))
-                    .compose(issued -> recordBootstrap(conn, issued, "IssueKey"))
+                    .compose(
+                        issued -> recordBootstrap(conn, issued, GatewayOperation.ISSUE_KEY.id()))
                     .compose(
                         recorded ->
                             conn.preparedQuery(TenantDirectory.FIND_BY_KEY)

@@ -2,6 +2,8 @@ package dev.lvg.tenancy;
 
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
+import dev.lvg.operation.GatewayOperation;
+import dev.lvg.operation.Right;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
@@ -93,7 +95,7 @@ public final class Credentials {
     return changing(
         by,
         name,
-        "CreateTenant",
+        GatewayOperation.CREATE_TENANT.id(),
         name,
         conn ->
             conn.preparedQuery(CREATE_TENANT)
@@ -116,7 +118,7 @@ public final class Credentials {
     return changing(
         by,
         name,
-        disabled ? "DisableTenant" : "EnableTenant",
+        disabled ? GatewayOperation.DISABLE_TENANT.id() : GatewayOperation.ENABLE_TENANT.id(),
         name,
         conn ->
             conn.preparedQuery(SET_DISABLED)
@@ -145,7 +147,7 @@ public final class Credentials {
     return changing(
         by,
         tenant,
-        "IssueKey",
+        GatewayOperation.ISSUE_KEY.id(),
         keyId,
         conn ->
             conn.preparedQuery(TenantDirectory.TENANT_ID)
@@ -207,7 +209,7 @@ public final class Credentials {
     return changing(
         by,
         tenant,
-        "RevokeKey",
+        GatewayOperation.REVOKE_KEY.id(),
         keyId,
         conn ->
             conn.preparedQuery(REVOKE)

@@ -1,5 +1,6 @@
 package dev.lvg.tenancy;
 
+import dev.lvg.operation.Right;
 import java.util.Set;
 
 /**

@@ -4,6 +4,7 @@ import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
 import dev.lvg.http.Futures;
 import dev.lvg.http.LogBudget;
+import dev.lvg.operation.Right;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;

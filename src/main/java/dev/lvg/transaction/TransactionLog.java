@@ -6,6 +6,7 @@ import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
 import dev.lvg.http.Json;
 import dev.lvg.http.ObjectId;
+import dev.lvg.operation.GatewayOperation;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -139,7 +140,7 @@ public final class TransactionLog {
   /** A version create's transaction: the version it created. */
   private static ObjectNode version(Row version) {
     Map<String, String> properties = new LinkedHashMap<>();
-    properties.put("operation", "CreateTableVersion");
+    properties.put("operation", GatewayOperation.CREATE_TABLE_VERSION.id());
     List<String> table = new ArrayList<>(List.of(version.getArrayOfStrings("namespace")));
     table.add(version.getString("name"));
     properties.put("table", ObjectId.display(table));

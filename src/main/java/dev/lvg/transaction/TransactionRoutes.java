@@ -9,6 +9,7 @@ import dev.lvg.http.Body;
 import dev.lvg.http.ObjectId;
 import dev.lvg.http.Operations;
 import dev.lvg.http.Requests;
+import dev.lvg.operation.GatewayOperation;
 import io.vertx.core.Future;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
@@ -26,7 +27,8 @@ public final class TransactionRoutes {
   }
 
   public void mount(Routes routes) {
-    routes.serve(Declaration.reads("DescribeTransaction"), Operations.json(this::describe));
+    routes.serve(
+        Declaration.of(GatewayOperation.DESCRIBE_TRANSACTION), Operations.json(this::describe));
   }
 
   private Future<ObjectNode> describe(RoutingContext ctx) {

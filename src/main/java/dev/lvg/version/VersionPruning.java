@@ -4,6 +4,7 @@ import dev.lvg.audit.Actor;
 import dev.lvg.audit.AuditTrail;
 import dev.lvg.catalog.CatalogRepository;
 import dev.lvg.http.ObjectId;
+import dev.lvg.operation.GatewayOperation;
 import dev.lvg.storage.Manifests;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
@@ -20,12 +21,12 @@ import org.slf4j.LoggerFactory;
  * the versions a list or describe returns are checked against storage (one directory listing per
  * directory involved; storage is not read in record mode). The read shows only those still there
  * and writes nothing; the versions whose manifests are gone are then removed by a maintenance step
- * of their own, {@link #prune}, in its own transaction, each with an audit event {@value
- * #OPERATION} by the credential {@value #CREDENTIAL} under the request id of the read that found
- * them.
+ * of their own, {@link #prune}, in its own transaction, each with an audit event {@code
+ * PruneTableVersion} by the credential {@value #CREDENTIAL} under the request id of the read that
+ * found them.
  */
 final class VersionPruning {
-  static final String OPERATION = "PruneTableVersion";
+  static final String OPERATION = GatewayOperation.PRUNE_TABLE_VERSION.id();
   static final String CREDENTIAL = "gateway-maintenance";
 
   private static final Logger LOG = LoggerFactory.getLogger(VersionPruning.class);

@@ -15,6 +15,7 @@ import dev.lvg.http.ObjectId;
 import dev.lvg.http.Operations;
 import dev.lvg.http.Paging;
 import dev.lvg.http.Requests;
+import dev.lvg.operation.GatewayOperation;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
 import io.vertx.ext.web.RoutingContext;
@@ -23,9 +24,6 @@ import java.util.List;
 
 /** The version operations of one table. */
 public final class VersionRoutes {
-  /** The operation whose outcomes the gateway counts. */
-  public static final String CREATE = "CreateTableVersion";
-
   /** Set on a request whose {@code version/create} succeeded: true if it created the version. */
   public static final String CREATED = "lvg.created";
 
@@ -43,10 +41,14 @@ public final class VersionRoutes {
   }
 
   public void mount(Routes routes) {
-    routes.serve(Declaration.writes(CREATE), Operations.json(this::create));
-    routes.serve(Declaration.reads("ListTableVersions"), Operations.json(this::list));
-    routes.serve(Declaration.reads("DescribeTableVersion"), Operations.json(this::describe));
-    routes.serve(Declaration.writes("BatchDeleteTableVersions"), Operations.json(this::delete));
+    routes.serve(
+        Declaration.of(GatewayOperation.CREATE_TABLE_VERSION), Operations.json(this::create));
+    routes.serve(Declaration.of(GatewayOperation.LIST_TABLE_VERSIONS), Operations.json(this::list));
+    routes.serve(
+        Declaration.of(GatewayOperation.DESCRIBE_TABLE_VERSION), Operations.json(this::describe));
+    routes.serve(
+        Declaration.of(GatewayOperation.BATCH_DELETE_TABLE_VERSIONS),
+        Operations.json(this::delete));
   }
 
   private Future<ObjectNode> create(RoutingContext ctx) {

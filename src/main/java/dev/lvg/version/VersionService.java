@@ -6,6 +6,7 @@ import dev.lvg.catalog.Branches;
 import dev.lvg.http.Body;
 import dev.lvg.http.Json;
 import dev.lvg.http.ObjectId;
+import dev.lvg.operation.GatewayOperation;
 import dev.lvg.transaction.TransactionLog;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
@@ -81,7 +82,7 @@ public final class VersionService {
                 TransactionLog.record(
                         db,
                         actor,
-                        "BatchDeleteTableVersions",
+                        GatewayOperation.BATCH_DELETE_TABLE_VERSIONS.id(),
                         Map.of(
                             "table",
                             ObjectId.display(tableId),

@@ -6,6 +6,15 @@ import java.util.List;
 /**
  * The statements that insert version rows and settle them, each written out whole in its PostgreSQL
  * form and in its Citus form.
+ *
+ * <p>Each pair stays two texts, though they differ only in how the tenant is bound. On PostgreSQL
+ * one statement commits a group of requests of many tenants, so the tenant comes with each request
+ * ({@code $1} an array). Citus routes a statement to the one shard that holds its rows only when
+ * every table's distribution column is compared with one value; a tenant per request makes the
+ * insert a multi-shard INSERT ... SELECT run through the coordinator, slower and no longer one
+ * shard's transaction. Binding one tenant on PostgreSQL instead would split every group by tenant,
+ * a statement per tenant where there is one now. Neither database can take the other's text without
+ * that cost, and a text assembled from shared parts is what {@code SqlLiteralsTest} refuses.
  */
 record VersionStatements(
     boolean oneTenant,

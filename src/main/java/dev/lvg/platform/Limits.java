@@ -1,25 +1,45 @@
-package dev.lvg;
+package dev.lvg.platform;
 
 import dev.lvg.config.AdmissionSettings;
+import dev.lvg.config.GatewayConfig;
 import dev.lvg.config.TenantQuotas;
 import dev.lvg.metrics.AdmissionMetrics;
+import dev.lvg.overload.AdmissionReport;
 import dev.lvg.overload.ConcurrencyLimiter;
 import dev.lvg.overload.TenantRateLimit;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Vertx;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
-/** Builds the gateway's limits from its configuration: admission control and tenant quotas. */
-final class Limits {
+/**
+ * The gateway's limits, built from its configuration: admission control for reads and for writes
+ * (each null when admission is off), the tenant quotas (null when no tenant has one) and the report
+ * of what admission is doing.
+ */
+public record Limits(
+    ConcurrencyLimiter reads,
+    ConcurrencyLimiter writes,
+    TenantRateLimit quotas,
+    AdmissionReport report) {
   /** The class of reads, whose requests share the database's time among tenants. */
   static final String READS = "reads";
 
-  private Limits() {}
+  public static Limits of(Vertx vertx, GatewayConfig config, MeterRegistry registry) {
+    ConcurrencyLimiter reads = admission(vertx, READS, config.admission(), registry);
+    ConcurrencyLimiter writes = admission(vertx, "writes", config.admission(), registry);
+    return new Limits(
+        reads,
+        writes,
+        tenantQuotas(config.tenantQuotas()),
+        new AdmissionReport(Stream.of(reads, writes).filter(Objects::nonNull).toList(), registry));
+  }
 
   /** Admission control for one class of requests, or null when it is switched off. */
-  static ConcurrencyLimiter admission(
+  private static ConcurrencyLimiter admission(
       Vertx vertx, String limiterClass, AdmissionSettings settings, MeterRegistry registry) {
     if (!settings.enabled()) {
       return null;
@@ -54,7 +74,7 @@ final class Limits {
   }
 
   /** The tenant quotas, or null when no tenant has one. */
-  static TenantRateLimit tenantQuotas(TenantQuotas quotas) {
+  private static TenantRateLimit tenantQuotas(TenantQuotas quotas) {
     if (!quotas.any()) {
       return null;
     }

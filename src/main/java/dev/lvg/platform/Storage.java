@@ -1,6 +1,5 @@
-package dev.lvg;
+package dev.lvg.platform;
 
-import dev.lvg.catalog.TableDrops;
 import dev.lvg.config.GatewayConfig;
 import dev.lvg.storage.CredentialVendor;
 import dev.lvg.storage.DeadlineStore;
@@ -11,22 +10,24 @@ import dev.lvg.storage.S3Store;
 import dev.lvg.storage.StorageRoot;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Vertx;
-import io.vertx.sqlclient.Pool;
 import java.time.Clock;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 
 /**
- * Where the gateway keeps table data: the storage root's object store (local disk, or an S3 bucket
- * through the gateway's own client) behind its deadlines, the manifests written there, the
- * background deletion of dropped tables, and the vendor of the scoped credentials tenants get for
- * it.
+ * Where the gateway keeps table data: the storage root, its object store (local disk, or an S3
+ * bucket through the gateway's own client) behind its deadlines, the manifests written there, and
+ * the vendor of the scoped credentials tenants get for it.
  */
-record GatewayStorage(
-    S3AsyncClient s3, CredentialVendor vendor, Manifests manifests, TableDrops drops)
+public record Storage(
+    StorageRoot root,
+    ObjectStore store,
+    S3AsyncClient s3,
+    CredentialVendor vendor,
+    Manifests manifests)
     implements AutoCloseable {
 
-  static GatewayStorage open(
-      Vertx vertx, Pool pool, GatewayConfig config, MeterRegistry registry, Clock clock) {
+  public static Storage open(
+      Vertx vertx, GatewayConfig config, MeterRegistry registry, Clock clock) {
     StorageRoot root = config.storageRoot();
     long timeoutMillis = config.deadlines().storageTimeoutMillis();
     S3AsyncClient s3 = root.isLocal() ? null : config.s3().client();
@@ -39,11 +40,8 @@ record GatewayStorage(
                 : new S3Store(vertx, s3, root.bucket()),
             timeoutMillis,
             registry);
-    return new GatewayStorage(
-        s3,
-        vendor,
-        new Manifests(root, store, config.finalizeManifests()),
-        new TableDrops(pool, root, store));
+    return new Storage(
+        root, store, s3, vendor, new Manifests(root, store, config.finalizeManifests()));
   }
 
   /** Closes the clients; the object store's files and objects stay as they are. */

@@ -1,4 +1,4 @@
-package dev.lvg.tenancy;
+package dev.lvg.operation;
 
 import java.util.Locale;
 

@@ -1,0 +1,150 @@
+package dev.lvg.catalog;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lvg.audit.Actor;
+import dev.lvg.audit.AuditTrail;
+import dev.lvg.auth.Authentication;
+import dev.lvg.auth.Declaration;
+import dev.lvg.auth.Routes;
+import dev.lvg.http.ApiException;
+import dev.lvg.http.Body;
+import dev.lvg.http.Json;
+import dev.lvg.http.ObjectId;
+import dev.lvg.http.Operations;
+import dev.lvg.http.Paging;
+import dev.lvg.http.Requests;
+import dev.lvg.operation.GatewayOperation;
+import io.vertx.core.Future;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.sqlclient.Pool;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The namespace operations: create, list, describe, check, drop. */
+final class NamespaceRoutes {
+  private final Pool pool;
+  private final Pool reads;
+  private final CatalogRepository catalog;
+  private final NamespaceRepository namespaces;
+  private final Paging paging;
+
+  /** Writes run on {@code pool}, reads on {@code reads}. */
+  NamespaceRoutes(Pool pool, Pool reads, CatalogRepository catalog, Paging paging) {
+    this.pool = pool;
+    this.reads = reads;
+    this.catalog = catalog;
+    this.namespaces = catalog.namespaces();
+    this.paging = paging;
+  }
+
+  void mount(Routes routes) {
+    routes.serve(
+        Declaration.of(GatewayOperation.CREATE_NAMESPACE), Operations.json(this::createNamespace));
+    routes.serve(
+        Declaration.of(GatewayOperation.LIST_NAMESPACES), Operations.json(this::listNamespaces));
+    routes.serve(
+        Declaration.of(GatewayOperation.DESCRIBE_NAMESPACE),
+        Operations.json(this::describeNamespace));
+    routes.serve(
+        Declaration.of(GatewayOperation.NAMESPACE_EXISTS),
+        Operations.noContent(this::namespaceExists));
+    routes.serve(
+        Declaration.of(GatewayOperation.DROP_NAMESPACE), Operations.json(this::dropNamespace));
+  }
+
+  private Future<ObjectNode> createNamespace(RoutingContext ctx) {
+    Body body = Requests.body(ctx);
+    List<String> id = ObjectId.fromRequest(ctx, body);
+    NamespaceRepository.CreateMode mode = namespaceMode(body.optionalString("mode"));
+    Map<String, String> properties = body.optionalStringMap("properties");
+    for (String part : id) {
+      if (part.endsWith(Locations.TABLE_SUFFIX)) {
+        throw ApiException.invalidInput(
+            "a namespace name must not end with " + Locations.TABLE_SUFFIX);
+      }
+    }
+    Actor actor = Actor.of(ctx);
+    return AuditTrail.audited(
+            pool,
+            actor,
+            GatewayOperation.CREATE_NAMESPACE.id(),
+            ObjectId.display(id),
+            tx -> namespaces.createNamespace(tx, actor.tenant(), id, mode, properties),
+            NamespaceRepository.Created::changed)
+        .map(created -> CatalogService.withProperties(Json.object(), created.properties()));
+  }
+
+  private static NamespaceRepository.CreateMode namespaceMode(String mode) {
+    if (mode == null) {
+      return NamespaceRepository.CreateMode.CREATE;
+    }
+    return switch (normalizeMode(mode)) {
+      case "create" -> NamespaceRepository.CreateMode.CREATE;
+      case "existok" -> NamespaceRepository.CreateMode.EXIST_OK;
+      case "overwrite" -> NamespaceRepository.CreateMode.OVERWRITE;
+      default ->
+          throw ApiException.invalidInput(
+              "'mode' must be Create, ExistOk or Overwrite, got '" + mode + "'");
+    };
+  }
+
+  static String normalizeMode(String mode) {
+    return mode.replace("_", "").toLowerCase(Locale.ROOT);
+  }
+
+  private Future<ObjectNode> listNamespaces(RoutingContext ctx) {
+    List<String> parent = ObjectId.fromPath(ctx);
+    int limit = paging.limit(ctx);
+    String after = Paging.decode(ctx.queryParams().get("page_token"));
+    return namespaces
+        .listNamespaces(reads, Authentication.tenant(ctx), parent, after, limit)
+        .map(names -> CatalogRoutes.page("namespaces", names, limit));
+  }
+
+  private Future<ObjectNode> describeNamespace(RoutingContext ctx) {
+    List<String> id = ObjectId.fromRequest(ctx, Requests.body(ctx));
+    return namespaces
+        .describeNamespace(reads, Authentication.tenant(ctx), id)
+        .map(properties -> CatalogService.withProperties(Json.object(), properties));
+  }
+
+  private Future<?> namespaceExists(RoutingContext ctx) {
+    List<String> id = ObjectId.fromRequest(ctx, Requests.body(ctx));
+    return namespaces.describeNamespace(reads, Authentication.tenant(ctx), id);
+  }
+
+  private Future<ObjectNode> dropNamespace(RoutingContext ctx) {
+    Body body = Requests.body(ctx);
+    List<String> id = ObjectId.fromRequest(ctx, body);
+    String mode = body.optionalString("mode");
+    String behavior = body.optionalString("behavior");
+    boolean skipMissing =
+        switch (mode == null ? "fail" : normalizeMode(mode)) {
+          case "fail" -> false;
+          case "skip" -> true;
+          default ->
+              throw ApiException.invalidInput("'mode' must be Fail or Skip, got '" + mode + "'");
+        };
+    boolean cascade =
+        switch (behavior == null ? "restrict" : normalizeMode(behavior)) {
+          case "restrict" -> false;
+          case "cascade" -> true;
+          default ->
+              throw ApiException.invalidInput(
+                  "'behavior' must be Restrict or Cascade, got '" + behavior + "'");
+        };
+    Actor actor = Actor.of(ctx);
+    return AuditTrail.audited(
+            pool,
+            actor,
+            GatewayOperation.DROP_NAMESPACE.id(),
+            ObjectId.display(id),
+            tx -> catalog.namespaces().dropNamespace(tx, actor.tenant(), id, cascade, skipMissing))
+        .map(
+            properties ->
+                properties == null
+                    ? Json.object()
+                    : CatalogService.withProperties(Json.object(), properties));
+  }
+}
