@@ -46,6 +46,14 @@ print(json.dumps({"operations": [{"declare_table": {"id": ["noisy", "t" + str(i)
 PY
   curl -sf -o /dev/null -X POST "$API/v1/table/batch-commit" -H "x-api-key: noisy-key-0" -d @target/bench-noisy-declare.json
   if [ "$mode" = record ]; then
+    # The table of 1,000 versions whose list the pages pattern reads (in record mode only: in
+    # finalize mode each version needs its manifest, and the pattern's lists find no such table).
+    curl -sf -o /dev/null -X POST "$API/v1/table/noisy%24long/declare" -H "x-api-key: noisy-key-0" -d '{}'
+    python3 - <<'PY' >target/bench-noisy-declare.json
+import json
+print(json.dumps({"entries": [{"id": ["noisy", "long"], "version": v, "manifest_path": "long/%d" % v} for v in range(1, 1001)]}))
+PY
+    curl -sf -o /dev/null -X POST "$API/v1/table/version/batch-create" -H "x-api-key: noisy-key-0" -d @target/bench-noisy-declare.json
     for c in $(seq 0 $((CONNECTIONS - 1))); do
       python3 - "$c" <<'PY' >target/bench-noisy-declare.json
 import json, sys
