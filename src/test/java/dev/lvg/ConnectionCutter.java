@@ -22,7 +22,7 @@ public final class ConnectionCutter implements AutoCloseable {
   private final ServerSocket listener;
   private final String targetHost;
   private final int targetPort;
-  private final AtomicReference<byte[]> armed = new AtomicReference<>();
+  private final AtomicReference<Armed> armed = new AtomicReference<>();
   private final AtomicInteger cuts = new AtomicInteger();
   private final List<Socket> sockets = new CopyOnWriteArrayList<>();
 
@@ -46,8 +46,21 @@ public final class ConnectionCutter implements AutoCloseable {
 
   /** Cuts the connection whose server side next sends {@code tag}. */
   public void armFor(String tag) {
-    armed.set(tag.getBytes(StandardCharsets.US_ASCII));
+    armFor(tag, tag);
   }
+
+  /**
+   * Cuts the connection whose server side next sends {@code tag} with {@code marker} in the same
+   * read: a text of the answer's rows (a path the statement returns, say), so that a statement of
+   * the gateway's own background work with the same tag goes through.
+   */
+  public void armFor(String tag, String marker) {
+    armed.set(
+        new Armed(
+            tag.getBytes(StandardCharsets.US_ASCII), marker.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  private record Armed(byte[] tag, byte[] marker) {}
 
   /** How many connections were cut. */
   public int cuts() {
@@ -78,11 +91,12 @@ public final class ConnectionCutter implements AutoCloseable {
                   OutputStream out = to.getOutputStream()) {
                 int read;
                 while ((read = in.read(buffer)) >= 0) {
-                  byte[] tag = armed.get();
+                  Armed cut = armed.get();
                   if (fromServer
-                      && tag != null
-                      && contains(buffer, read, tag)
-                      && armed.compareAndSet(tag, null)) {
+                      && cut != null
+                      && contains(buffer, read, cut.tag())
+                      && contains(buffer, read, cut.marker())
+                      && armed.compareAndSet(cut, null)) {
                     cuts.incrementAndGet();
                     from.close();
                     to.close();

@@ -80,9 +80,10 @@ class OutcomeReadBackIT {
     api.declare("rb", "t");
     String create = "/v1/table/rb%24t/version/create";
 
-    // The recording insert is a WITH ... SELECT (its audit record goes with it): tag SELECT.
+    // The recording insert is a WITH ... SELECT (its audit record goes with it): tag SELECT, with
+    // the path it returns in the same answer (the gateway's own background queries have neither).
     int before = cutter.cuts();
-    cutter.armFor("SELECT 1");
+    cutter.armFor("SELECT 1", "rb/1");
     JsonNode answer = api.post(create, Api.createBody(1, "rb/1")).assertOk();
     assertThat(cutter.cuts()).as("the connection broke after the insert").isEqualTo(before + 1);
 
@@ -123,8 +124,9 @@ class OutcomeReadBackIT {
     String body = createBody(staging);
     int before = cutter.cuts();
 
-    // Finalizing inserts through a WITH ... SELECT, whose command tag is SELECT.
-    cutter.armFor("SELECT 1");
+    // Finalizing inserts through a WITH ... SELECT, whose command tag is SELECT; its answer holds
+    // the staging path it recorded.
+    cutter.armFor("SELECT 1", "manifest-cut");
     api.post("/v1/table/rb%24t/version/create", body).assertError(503, 17);
     assertThat(cutter.cuts()).isEqualTo(before + 1);
     assertThat(api.post("/v1/table/rb%24t/version/list", null).assertOk().get("versions"))
