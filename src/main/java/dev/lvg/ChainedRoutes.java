@@ -60,7 +60,7 @@ final class ChainedRoutes implements Routes {
     Route route = router.route(HttpMethod.valueOf(method), path);
     front.served().add(declaration);
     route.handler(platform.meters().http().timing(method, path));
-    if (declaration.of().commitPath()) {
+    if (declaration.entry().commitPath()) {
       GatewayMetrics metrics = platform.meters().gateway();
       route.handler((PlatformHandler) ctx -> countCreateOutcome(ctx, metrics));
     }
@@ -91,7 +91,7 @@ final class ChainedRoutes implements Routes {
       route.handler(platform.limits().quotas());
     }
     ContractValidation contract = declaration.own() ? front.adminContract() : front.apiContract();
-    if (!declaration.of().commitPath()) {
+    if (!declaration.entry().commitPath()) {
       route.handler(contract.check(declaration.id()));
     }
     route.handler(operation);

@@ -3,13 +3,11 @@ package dev.lvg.admin;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.audit.AuditTrail;
 import dev.lvg.auth.AdminCaller;
-import dev.lvg.auth.Declaration;
 import dev.lvg.auth.Routes;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Body;
 import dev.lvg.http.ErrorCode;
 import dev.lvg.http.Json;
-import dev.lvg.http.Operations;
 import dev.lvg.http.Requests;
 import dev.lvg.operation.GatewayOperation;
 import dev.lvg.operation.Right;
@@ -20,7 +18,6 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,20 +45,15 @@ public final class AdminRoutes {
 
   /** Serves every operation of the admin document, each behind the admin authorization. */
   public void mount(Routes routes) {
-    serve(routes, GatewayOperation.CREATE_TENANT, this::createTenant);
-    serve(routes, GatewayOperation.LIST_TENANTS, this::listTenants);
-    serve(routes, GatewayOperation.DELETE_TENANT, this::deleteTenant);
-    serve(routes, GatewayOperation.DISABLE_TENANT, ctx -> disabled(ctx, true));
-    serve(routes, GatewayOperation.ENABLE_TENANT, ctx -> disabled(ctx, false));
-    serve(routes, GatewayOperation.ISSUE_KEY, this::issueKey);
-    serve(routes, GatewayOperation.LIST_KEYS, this::keys);
-    serve(routes, GatewayOperation.REVOKE_KEY, this::revokeKey);
-    serve(routes, GatewayOperation.LIST_AUDIT_EVENTS, this::audit);
-  }
-
-  private static void serve(
-      Routes routes, GatewayOperation operation, Function<RoutingContext, Future<ObjectNode>> op) {
-    routes.serve(Declaration.of(operation), Operations.json(op::apply));
+    routes.json(GatewayOperation.CREATE_TENANT, this::createTenant);
+    routes.json(GatewayOperation.LIST_TENANTS, this::listTenants);
+    routes.json(GatewayOperation.DELETE_TENANT, this::deleteTenant);
+    routes.json(GatewayOperation.DISABLE_TENANT, ctx -> disabled(ctx, true));
+    routes.json(GatewayOperation.ENABLE_TENANT, ctx -> disabled(ctx, false));
+    routes.json(GatewayOperation.ISSUE_KEY, this::issueKey);
+    routes.json(GatewayOperation.LIST_KEYS, this::keys);
+    routes.json(GatewayOperation.REVOKE_KEY, this::revokeKey);
+    routes.json(GatewayOperation.LIST_AUDIT_EVENTS, this::audit);
   }
 
   private Future<ObjectNode> createTenant(RoutingContext ctx) {

@@ -1,9 +1,7 @@
 package dev.lvg.admin;
 
 import dev.lvg.auth.Authentication;
-import dev.lvg.auth.Declaration;
 import dev.lvg.auth.Routes;
-import dev.lvg.http.Operations;
 import dev.lvg.operation.GatewayOperation;
 import dev.lvg.overload.AdmissionReport;
 import dev.lvg.tenancy.Tenant;
@@ -29,27 +27,25 @@ public final class AdmissionRoutes {
   }
 
   public void mount(Routes routes) {
-    routes.serve(
-        Declaration.of(GatewayOperation.DESCRIBE_ADMISSION),
-        Operations.json(
-            ctx ->
-                pool.query(TENANT_NAMES)
-                    .execute()
-                    .map(
-                        rows -> {
-                          Map<String, String> names = new HashMap<>();
-                          for (Row row : rows) {
-                            names.put(Authentication.requesterOf(row.getLong(0)), row.getString(1));
-                          }
-                          return report.all(names);
-                        })));
-    routes.serve(
-        Declaration.of(GatewayOperation.DESCRIBE_OWN_ADMISSION),
-        Operations.json(
-            ctx -> {
-              Tenant tenant = Authentication.tenant(ctx);
-              return Future.succeededFuture(
-                  report.of(Authentication.requesterOf(tenant.id()), tenant.name()));
-            }));
+    routes.json(
+        GatewayOperation.DESCRIBE_ADMISSION,
+        ctx ->
+            pool.query(TENANT_NAMES)
+                .execute()
+                .map(
+                    rows -> {
+                      Map<String, String> names = new HashMap<>();
+                      for (Row row : rows) {
+                        names.put(Authentication.requesterOf(row.getLong(0)), row.getString(1));
+                      }
+                      return report.all(names);
+                    }));
+    routes.json(
+        GatewayOperation.DESCRIBE_OWN_ADMISSION,
+        ctx -> {
+          Tenant tenant = Authentication.tenant(ctx);
+          return Future.succeededFuture(
+              report.of(Authentication.requesterOf(tenant.id()), tenant.name()));
+        });
   }
 }

@@ -3,10 +3,8 @@ package dev.lvg.admin;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.auth.Authentication;
-import dev.lvg.auth.Declaration;
 import dev.lvg.auth.Routes;
 import dev.lvg.http.Json;
-import dev.lvg.http.Operations;
 import dev.lvg.operation.GatewayOperation;
 import dev.lvg.operation.Right;
 import dev.lvg.tenancy.Principal;
@@ -18,19 +16,18 @@ import io.vertx.core.Future;
  */
 public final class CallerRoutes {
   public void mount(Routes routes) {
-    routes.serve(
-        Declaration.of(GatewayOperation.DESCRIBE_CALLER),
-        Operations.json(
-            ctx -> {
-              Principal principal = Authentication.principal(ctx);
-              ObjectNode answer = Json.object().put("tenant", principal.tenant().name());
-              ArrayNode rights = answer.putArray("rights");
-              for (Right right : Right.values()) {
-                if (principal.may(right)) {
-                  rights.add(right.label());
-                }
-              }
-              return Future.succeededFuture(answer);
-            }));
+    routes.json(
+        GatewayOperation.DESCRIBE_CALLER,
+        ctx -> {
+          Principal principal = Authentication.principal(ctx);
+          ObjectNode answer = Json.object().put("tenant", principal.tenant().name());
+          ArrayNode rights = answer.putArray("rights");
+          for (Right right : Right.values()) {
+            if (principal.may(right)) {
+              rights.add(right.label());
+            }
+          }
+          return Future.succeededFuture(answer);
+        });
   }
 }

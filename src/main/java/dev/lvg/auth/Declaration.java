@@ -13,7 +13,7 @@ import dev.lvg.operation.Right;
  * admin operations are not limited), the list of served operations and the served OpenAPI documents
  * all come from the declarations.
  */
-public record Declaration(GatewayOperation of, SpecOperations.Operation operation) {
+public record Declaration(GatewayOperation entry, SpecOperations.Operation operation) {
   /** The declaration of {@code operation}, which must come from a contract. */
   public static Declaration of(GatewayOperation operation) {
     return new Declaration(
@@ -28,12 +28,12 @@ public record Declaration(GatewayOperation of, SpecOperations.Operation operatio
 
   /** Whether the operation is in the gateway's own document rather than the Lance spec. */
   public boolean own() {
-    return of.contract() == GatewayOperation.Contract.OWN;
+    return entry.contract() == GatewayOperation.Contract.OWN;
   }
 
   /** The right a credential needs for it. */
   public Right right() {
-    return of.right();
+    return entry.right();
   }
 
   public String id() {

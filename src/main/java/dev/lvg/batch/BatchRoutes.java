@@ -3,7 +3,6 @@ package dev.lvg.batch;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.audit.Actor;
-import dev.lvg.auth.Declaration;
 import dev.lvg.auth.Routes;
 import dev.lvg.catalog.CatalogService;
 import dev.lvg.http.ApiException;
@@ -11,7 +10,6 @@ import dev.lvg.http.Body;
 import dev.lvg.http.Futures;
 import dev.lvg.http.Json;
 import dev.lvg.http.ObjectId;
-import dev.lvg.http.Operations;
 import dev.lvg.http.Requests;
 import dev.lvg.operation.GatewayOperation;
 import dev.lvg.overload.TenantTurns;
@@ -53,11 +51,8 @@ public final class BatchRoutes {
   }
 
   public void mount(Routes routes) {
-    routes.serve(
-        Declaration.of(GatewayOperation.BATCH_CREATE_TABLE_VERSIONS),
-        Operations.json(this::batchCreate));
-    routes.serve(
-        Declaration.of(GatewayOperation.BATCH_COMMIT_TABLES), Operations.json(this::batchCommit));
+    routes.json(GatewayOperation.BATCH_CREATE_TABLE_VERSIONS, this::batchCreate);
+    routes.json(GatewayOperation.BATCH_COMMIT_TABLES, this::batchCommit);
   }
 
   /** {@code work} in a transaction of its own, in its tenant's turn. */

@@ -3,12 +3,10 @@ package dev.lvg.catalog;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.audit.Actor;
 import dev.lvg.auth.Authentication;
-import dev.lvg.auth.Declaration;
 import dev.lvg.auth.Routes;
 import dev.lvg.http.Body;
 import dev.lvg.http.Json;
 import dev.lvg.http.ObjectId;
-import dev.lvg.http.Operations;
 import dev.lvg.http.Paging;
 import dev.lvg.http.Requests;
 import dev.lvg.operation.GatewayOperation;
@@ -35,12 +33,9 @@ public final class BranchRoutes {
   }
 
   public void mount(Routes routes) {
-    routes.serve(
-        Declaration.of(GatewayOperation.CREATE_TABLE_BRANCH), Operations.json(this::createBranch));
-    routes.serve(
-        Declaration.of(GatewayOperation.LIST_TABLE_BRANCHES), Operations.json(this::listBranches));
-    routes.serve(
-        Declaration.of(GatewayOperation.DELETE_TABLE_BRANCH), Operations.json(this::deleteBranch));
+    routes.json(GatewayOperation.CREATE_TABLE_BRANCH, this::createBranch);
+    routes.json(GatewayOperation.LIST_TABLE_BRANCHES, this::listBranches);
+    routes.json(GatewayOperation.DELETE_TABLE_BRANCH, this::deleteBranch);
   }
 
   private Future<ObjectNode> createBranch(RoutingContext ctx) {

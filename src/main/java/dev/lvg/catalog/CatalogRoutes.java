@@ -5,13 +5,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.audit.Actor;
 import dev.lvg.audit.AuditTrail;
 import dev.lvg.auth.Authentication;
-import dev.lvg.auth.Declaration;
 import dev.lvg.auth.Routes;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Body;
 import dev.lvg.http.Json;
 import dev.lvg.http.ObjectId;
-import dev.lvg.http.Operations;
 import dev.lvg.http.Paging;
 import dev.lvg.http.Requests;
 import dev.lvg.operation.GatewayOperation;
@@ -51,21 +49,15 @@ public final class CatalogRoutes {
 
   public void mount(Routes routes) {
     new NamespaceRoutes(pool, reads, catalog, paging).mount(routes);
-    routes.serve(
-        Declaration.of(GatewayOperation.LIST_ALL_TABLES), Operations.json(this::listAllTables));
-    routes.serve(Declaration.of(GatewayOperation.LIST_TABLES), Operations.json(this::listTables));
-    routes.serve(
-        Declaration.of(GatewayOperation.DECLARE_TABLE), Operations.json(this::declareTable));
-    routes.serve(
-        Declaration.of(GatewayOperation.REGISTER_TABLE), Operations.json(this::registerTable));
-    routes.serve(
-        Declaration.of(GatewayOperation.DESCRIBE_TABLE), Operations.json(this::describeTable));
-    routes.serve(
-        Declaration.of(GatewayOperation.TABLE_EXISTS), Operations.noContent(this::tableExists));
-    routes.serve(
-        Declaration.of(GatewayOperation.DEREGISTER_TABLE), Operations.json(this::deregisterTable));
-    routes.serve(Declaration.of(GatewayOperation.DROP_TABLE), Operations.json(this::dropTable));
-    routes.serve(Declaration.of(GatewayOperation.RENAME_TABLE), Operations.json(this::renameTable));
+    routes.json(GatewayOperation.LIST_ALL_TABLES, this::listAllTables);
+    routes.json(GatewayOperation.LIST_TABLES, this::listTables);
+    routes.json(GatewayOperation.DECLARE_TABLE, this::declareTable);
+    routes.json(GatewayOperation.REGISTER_TABLE, this::registerTable);
+    routes.json(GatewayOperation.DESCRIBE_TABLE, this::describeTable);
+    routes.noContent(GatewayOperation.TABLE_EXISTS, this::tableExists);
+    routes.json(GatewayOperation.DEREGISTER_TABLE, this::deregisterTable);
+    routes.json(GatewayOperation.DROP_TABLE, this::dropTable);
+    routes.json(GatewayOperation.RENAME_TABLE, this::renameTable);
   }
 
   private Future<ObjectNode> listTables(RoutingContext ctx) {

@@ -4,13 +4,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.audit.Actor;
 import dev.lvg.audit.AuditTrail;
 import dev.lvg.auth.Authentication;
-import dev.lvg.auth.Declaration;
 import dev.lvg.auth.Routes;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Body;
 import dev.lvg.http.Json;
 import dev.lvg.http.ObjectId;
-import dev.lvg.http.Operations;
 import dev.lvg.http.Paging;
 import dev.lvg.http.Requests;
 import dev.lvg.operation.GatewayOperation;
@@ -39,18 +37,11 @@ final class NamespaceRoutes {
   }
 
   void mount(Routes routes) {
-    routes.serve(
-        Declaration.of(GatewayOperation.CREATE_NAMESPACE), Operations.json(this::createNamespace));
-    routes.serve(
-        Declaration.of(GatewayOperation.LIST_NAMESPACES), Operations.json(this::listNamespaces));
-    routes.serve(
-        Declaration.of(GatewayOperation.DESCRIBE_NAMESPACE),
-        Operations.json(this::describeNamespace));
-    routes.serve(
-        Declaration.of(GatewayOperation.NAMESPACE_EXISTS),
-        Operations.noContent(this::namespaceExists));
-    routes.serve(
-        Declaration.of(GatewayOperation.DROP_NAMESPACE), Operations.json(this::dropNamespace));
+    routes.json(GatewayOperation.CREATE_NAMESPACE, this::createNamespace);
+    routes.json(GatewayOperation.LIST_NAMESPACES, this::listNamespaces);
+    routes.json(GatewayOperation.DESCRIBE_NAMESPACE, this::describeNamespace);
+    routes.noContent(GatewayOperation.NAMESPACE_EXISTS, this::namespaceExists);
+    routes.json(GatewayOperation.DROP_NAMESPACE, this::dropNamespace);
   }
 
   private Future<ObjectNode> createNamespace(RoutingContext ctx) {

@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class Feed implements FeedHub.Metrics {
   /** The sum of every tenant's last position: the events recorded, read every few seconds. */
-  public static final String RECORDED = "SELECT COALESCE(sum(last_position), 0) FROM feed_heads";
+  static final String RECORDED = "SELECT COALESCE(sum(last_position), 0) FROM feed_heads";
 
   private static final List<String> OUTCOMES =
       List.of("delivered", "retried", "dead_lettered", "disabled");

@@ -3,13 +3,11 @@ package dev.lvg.feed;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.auth.AdminCaller;
-import dev.lvg.auth.Declaration;
 import dev.lvg.auth.Routes;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Body;
 import dev.lvg.http.ErrorCode;
 import dev.lvg.http.Json;
-import dev.lvg.http.Operations;
 import dev.lvg.http.Requests;
 import dev.lvg.operation.GatewayOperation;
 import dev.lvg.tenancy.Credentials;
@@ -23,7 +21,6 @@ import io.vertx.sqlclient.Tuple;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * The admin API's webhooks: a tenant's endpoints (registered, listed, deleted, enabled again), the
@@ -79,17 +76,12 @@ public final class WebhookRoutes {
   }
 
   public void mount(Routes routes) {
-    serve(routes, GatewayOperation.CREATE_WEBHOOK, this::create);
-    serve(routes, GatewayOperation.LIST_WEBHOOKS, this::list);
-    serve(routes, GatewayOperation.DELETE_WEBHOOK, this::delete);
-    serve(routes, GatewayOperation.ROTATE_WEBHOOK_SECRET, this::rotate);
-    serve(routes, GatewayOperation.ENABLE_WEBHOOK, this::enable);
-    serve(routes, GatewayOperation.LIST_WEBHOOK_DEAD_LETTERS, this::deadLetters);
-  }
-
-  private static void serve(
-      Routes routes, GatewayOperation operation, Function<RoutingContext, Future<ObjectNode>> op) {
-    routes.serve(Declaration.of(operation), Operations.json(op::apply));
+    routes.json(GatewayOperation.CREATE_WEBHOOK, this::create);
+    routes.json(GatewayOperation.LIST_WEBHOOKS, this::list);
+    routes.json(GatewayOperation.DELETE_WEBHOOK, this::delete);
+    routes.json(GatewayOperation.ROTATE_WEBHOOK_SECRET, this::rotate);
+    routes.json(GatewayOperation.ENABLE_WEBHOOK, this::enable);
+    routes.json(GatewayOperation.LIST_WEBHOOK_DEAD_LETTERS, this::deadLetters);
   }
 
   private Future<Tenant> tenant(RoutingContext ctx) {

@@ -3,7 +3,6 @@ package dev.lvg.tag;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.audit.Actor;
 import dev.lvg.auth.Authentication;
-import dev.lvg.auth.Declaration;
 import dev.lvg.auth.Routes;
 import dev.lvg.catalog.BranchRepository;
 import dev.lvg.catalog.Branches;
@@ -13,7 +12,6 @@ import dev.lvg.http.Body;
 import dev.lvg.http.ErrorCode;
 import dev.lvg.http.Json;
 import dev.lvg.http.ObjectId;
-import dev.lvg.http.Operations;
 import dev.lvg.http.Paging;
 import dev.lvg.http.Requests;
 import dev.lvg.operation.GatewayOperation;
@@ -57,12 +55,11 @@ public final class TagRoutes {
   }
 
   public void mount(Routes routes) {
-    routes.serve(Declaration.of(GatewayOperation.LIST_TABLE_TAGS), Operations.json(this::list));
-    routes.serve(
-        Declaration.of(GatewayOperation.GET_TABLE_TAG_VERSION), Operations.json(this::version));
-    routes.serve(Declaration.of(GatewayOperation.CREATE_TABLE_TAG), Operations.json(this::create));
-    routes.serve(Declaration.of(GatewayOperation.DELETE_TABLE_TAG), Operations.json(this::delete));
-    routes.serve(Declaration.of(GatewayOperation.UPDATE_TABLE_TAG), Operations.json(this::update));
+    routes.json(GatewayOperation.LIST_TABLE_TAGS, this::list);
+    routes.json(GatewayOperation.GET_TABLE_TAG_VERSION, this::version);
+    routes.json(GatewayOperation.CREATE_TABLE_TAG, this::create);
+    routes.json(GatewayOperation.DELETE_TABLE_TAG, this::delete);
+    routes.json(GatewayOperation.UPDATE_TABLE_TAG, this::update);
   }
 
   /** The table the request names, on its main branch; refuses when tags are not served. */

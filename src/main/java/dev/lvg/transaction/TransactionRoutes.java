@@ -2,12 +2,10 @@ package dev.lvg.transaction;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.auth.Authentication;
-import dev.lvg.auth.Declaration;
 import dev.lvg.auth.Routes;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Body;
 import dev.lvg.http.ObjectId;
-import dev.lvg.http.Operations;
 import dev.lvg.http.Requests;
 import dev.lvg.operation.GatewayOperation;
 import io.vertx.core.Future;
@@ -27,8 +25,7 @@ public final class TransactionRoutes {
   }
 
   public void mount(Routes routes) {
-    routes.serve(
-        Declaration.of(GatewayOperation.DESCRIBE_TRANSACTION), Operations.json(this::describe));
+    routes.json(GatewayOperation.DESCRIBE_TRANSACTION, this::describe);
   }
 
   private Future<ObjectNode> describe(RoutingContext ctx) {

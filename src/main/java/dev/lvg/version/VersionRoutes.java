@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.audit.Actor;
 import dev.lvg.auth.Authentication;
-import dev.lvg.auth.Declaration;
 import dev.lvg.auth.Routes;
 import dev.lvg.catalog.Branches;
 import dev.lvg.http.ApiException;
@@ -12,7 +11,6 @@ import dev.lvg.http.Body;
 import dev.lvg.http.ErrorCode;
 import dev.lvg.http.Json;
 import dev.lvg.http.ObjectId;
-import dev.lvg.http.Operations;
 import dev.lvg.http.Paging;
 import dev.lvg.http.Requests;
 import dev.lvg.operation.GatewayOperation;
@@ -41,14 +39,10 @@ public final class VersionRoutes {
   }
 
   public void mount(Routes routes) {
-    routes.serve(
-        Declaration.of(GatewayOperation.CREATE_TABLE_VERSION), Operations.json(this::create));
-    routes.serve(Declaration.of(GatewayOperation.LIST_TABLE_VERSIONS), Operations.json(this::list));
-    routes.serve(
-        Declaration.of(GatewayOperation.DESCRIBE_TABLE_VERSION), Operations.json(this::describe));
-    routes.serve(
-        Declaration.of(GatewayOperation.BATCH_DELETE_TABLE_VERSIONS),
-        Operations.json(this::delete));
+    routes.json(GatewayOperation.CREATE_TABLE_VERSION, this::create);
+    routes.json(GatewayOperation.LIST_TABLE_VERSIONS, this::list);
+    routes.json(GatewayOperation.DESCRIBE_TABLE_VERSION, this::describe);
+    routes.json(GatewayOperation.BATCH_DELETE_TABLE_VERSIONS, this::delete);
   }
 
   private Future<ObjectNode> create(RoutingContext ctx) {
