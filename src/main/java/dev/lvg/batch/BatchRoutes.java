@@ -11,6 +11,7 @@ import dev.lvg.http.Futures;
 import dev.lvg.http.Json;
 import dev.lvg.http.ObjectId;
 import dev.lvg.http.Requests;
+import dev.lvg.http.TableId;
 import dev.lvg.operation.GatewayOperation;
 import dev.lvg.overload.TenantTurns;
 import dev.lvg.transaction.TransactionLog;
@@ -65,7 +66,7 @@ public final class BatchRoutes {
     Actor actor = Actor.of(ctx);
     List<NewVersion> entries =
         body.requiredObjectList("entries", MAX_ENTRIES).stream()
-            .map(entry -> NewVersion.from(actor, ObjectId.fromBody(entry), entry))
+            .map(entry -> NewVersion.from(actor, ObjectId.table(entry), entry))
             .toList();
     return inTurn(
         actor,
@@ -130,7 +131,7 @@ public final class BatchRoutes {
   private Future<ObjectNode> run(SqlClient tx, Actor actor, Body operation) {
     String kind = kindOf(operation);
     Body request = operation.optionalObject(kind);
-    List<String> id = ObjectId.fromBody(request);
+    TableId id = ObjectId.table(request);
     Future<ObjectNode> outcome =
         switch (kind) {
           case "declare_table" -> catalog.declare(tx, actor, id, request);

@@ -2,6 +2,7 @@ package dev.lvg.catalog;
 
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
+import dev.lvg.http.TableId;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -64,7 +65,7 @@ public final class BranchRepository {
 
   /** The table, after checking the branch exists on it (404 code 1, 4 or 22 otherwise). */
   public Future<TableRecord> requireBranch(
-      SqlClient db, Tenant tenant, List<String> tableId, String branch) {
+      SqlClient db, Tenant tenant, TableId tableId, String branch) {
     return catalog
         .findTable(db, tenant, tableId)
         .compose(table -> origin(db, tenant, table, branch).map(table));
@@ -92,7 +93,7 @@ public final class BranchRepository {
   public Future<Void> create(
       SqlClient db,
       Tenant tenant,
-      List<String> tableId,
+      TableId tableId,
       String name,
       String fromBranch,
       Long fromVersion) {
@@ -181,7 +182,7 @@ public final class BranchRepository {
 
   /** Branches after {@code after} in name order, at most {@code limit + 1}. */
   public Future<List<Branch>> list(
-      SqlClient db, Tenant tenant, List<String> tableId, String after, int limit) {
+      SqlClient db, Tenant tenant, TableId tableId, String after, int limit) {
     return catalog
         .findTable(db, tenant, tableId)
         .compose(
@@ -207,7 +208,7 @@ public final class BranchRepository {
   }
 
   /** Deletes a branch and its version records; {@code tx} must be in a transaction. */
-  public Future<Void> delete(SqlClient tx, Tenant tenant, List<String> tableId, String name) {
+  public Future<Void> delete(SqlClient tx, Tenant tenant, TableId tableId, String name) {
     if (Branches.MAIN.equals(name)) {
       return Future.failedFuture(ApiException.invalidInput("the main branch cannot be deleted"));
     }

@@ -9,12 +9,12 @@ import dev.lvg.http.Json;
 import dev.lvg.http.ObjectId;
 import dev.lvg.http.Paging;
 import dev.lvg.http.Requests;
+import dev.lvg.http.TableId;
 import dev.lvg.operation.GatewayOperation;
 import dev.lvg.transaction.TransactionLog;
 import io.vertx.core.Future;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
-import java.util.List;
 import java.util.Map;
 
 /** The branch operations of one table. */
@@ -40,7 +40,7 @@ public final class BranchRoutes {
 
   private Future<ObjectNode> createBranch(RoutingContext ctx) {
     Body body = Requests.requiredBody(ctx);
-    List<String> tableId = ObjectId.fromRequest(ctx, body);
+    TableId tableId = ObjectId.table(ctx, body);
     String name = ObjectId.name(body.requiredNonEmptyString("name"));
     String fromBranch = body.optionalString("from_branch");
     Long fromVersion = body.optionalNonNegativeLong("from_version");
@@ -57,13 +57,13 @@ public final class BranchRoutes {
                                 tx,
                                 actor,
                                 GatewayOperation.CREATE_TABLE_BRANCH.id(),
-                                Map.of("table", ObjectId.display(tableId), "branch", name))))
+                                Map.of("table", tableId.toString(), "branch", name))))
         .map(transaction -> Json.object().put("transaction_id", transaction));
   }
 
   private Future<ObjectNode> listBranches(RoutingContext ctx) {
     Body body = Requests.body(ctx);
-    List<String> tableId = ObjectId.fromRequest(ctx, body);
+    TableId tableId = ObjectId.table(ctx, body);
     int limit = paging.limit(ctx);
     String after = Paging.decode(ctx.queryParams().get("page_token"));
     return branches
@@ -99,7 +99,7 @@ public final class BranchRoutes {
 
   private Future<ObjectNode> deleteBranch(RoutingContext ctx) {
     Body body = Requests.requiredBody(ctx);
-    List<String> tableId = ObjectId.fromRequest(ctx, body);
+    TableId tableId = ObjectId.table(ctx, body);
     String name = ObjectId.name(body.requiredNonEmptyString("name"));
     Actor actor = Actor.of(ctx);
     return pool.withTransaction(
@@ -112,7 +112,7 @@ public final class BranchRoutes {
                                 tx,
                                 actor,
                                 GatewayOperation.DELETE_TABLE_BRANCH.id(),
-                                Map.of("table", ObjectId.display(tableId), "branch", name))))
+                                Map.of("table", tableId.toString(), "branch", name))))
         .map(transaction -> Json.object().put("transaction_id", transaction));
   }
 }

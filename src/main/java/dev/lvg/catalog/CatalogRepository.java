@@ -2,7 +2,8 @@ package dev.lvg.catalog;
 
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
-import dev.lvg.http.ObjectId;
+import dev.lvg.http.NamespaceId;
+import dev.lvg.http.TableId;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -95,12 +96,12 @@ public final class CatalogRepository {
       SELECT max(version) FROM table_versions
       WHERE tenant_id = $1 AND table_id = $2 AND branch = $3""";
 
-  private static String[] array(List<String> parts) {
-    return parts.toArray(String[]::new);
+  private static Tuple key(Tenant tenant, NamespaceId namespace) {
+    return Tuple.tuple().addLong(tenant.id()).addArrayOfString(namespace.array());
   }
 
-  private static Tuple key(Tenant tenant, List<String> namespace) {
-    return Tuple.tuple().addLong(tenant.id()).addArrayOfString(array(namespace));
+  private static Tuple key(Tenant tenant, TableId table) {
+    return key(tenant, table.namespace()).addString(table.name());
   }
 
   private static JsonObject json(Map<String, String> properties) {
@@ -108,7 +109,7 @@ public final class CatalogRepository {
   }
 
   public Future<List<String>> listTables(
-      SqlClient db, Tenant tenant, List<String> namespace, String after, int limit) {
+      SqlClient db, Tenant tenant, NamespaceId namespace, String after, int limit) {
     return namespaces
         .describeNamespace(db, tenant, namespace)
         .compose(
@@ -122,19 +123,16 @@ public final class CatalogRepository {
   }
 
   /** Ids of every live table of the tenant after {@code after}, at most {@code limit + 1}. */
-  public Future<List<List<String>>> listAllTables(
-      SqlClient db, Tenant tenant, List<String> after, int limit) {
-    List<String> cursorNamespace = after == null ? List.of() : namespaceOf(after);
-    String cursorName = after == null ? "" : nameOf(after);
+  public Future<List<TableId>> listAllTables(
+      SqlClient db, Tenant tenant, TableId after, int limit) {
     return db.preparedQuery(LIST_ALL_TABLES)
-        .execute(key(tenant, cursorNamespace).addString(cursorName).addInteger(limit + 1))
+        .execute(
+            key(tenant, after == null ? NamespaceId.ROOT.table("") : after).addInteger(limit + 1))
         .map(
             rows -> {
-              List<List<String>> ids = new ArrayList<>(rows.size());
+              List<TableId> ids = new ArrayList<>(rows.size());
               for (Row row : rows) {
-                List<String> id = new ArrayList<>(List.of(row.getArrayOfStrings(0)));
-                id.add(row.getString(1));
-                ids.add(id);
+                ids.add(new NamespaceId(List.of(row.getArrayOfStrings(0))).table(row.getString(1)));
               }
               return ids;
             });
@@ -152,30 +150,24 @@ public final class CatalogRepository {
   public Future<TableRecord> createTable(
       SqlClient db,
       Tenant tenant,
-      List<String> tableId,
+      TableId tableId,
       String location,
       Map<String, String> properties) {
-    requireTableId(tableId);
-    List<String> namespace = namespaceOf(tableId);
     return db.preparedQuery(INSERT_TABLE)
-        .execute(
-            key(tenant, namespace)
-                .addString(nameOf(tableId))
-                .addString(location)
-                .addValue(json(properties)))
+        .execute(key(tenant, tableId).addString(location).addValue(json(properties)))
         .compose(
             rows -> {
               if (rows.size() > 0) {
                 return Future.succeededFuture(table(rows.iterator().next()));
               }
               return namespaces
-                  .describeNamespace(db, tenant, namespace)
+                  .describeNamespace(db, tenant, tableId.namespace())
                   .compose(
                       exists ->
                           Future.failedFuture(
                               new ApiException(
                                   ErrorCode.TABLE_ALREADY_EXISTS,
-                                  "table " + ObjectId.display(tableId) + " already exists")));
+                                  "table " + tableId + " already exists")));
             });
   }
 
@@ -186,50 +178,46 @@ public final class CatalogRepository {
   public Future<TableRecord> replaceTable(
       SqlClient tx,
       Tenant tenant,
-      List<String> tableId,
+      TableId tableId,
       String location,
       Map<String, String> properties) {
-    requireTableId(tableId);
     return tx.preparedQuery(DEREGISTER_TABLE)
-        .execute(key(tenant, namespaceOf(tableId)).addString(nameOf(tableId)))
+        .execute(key(tenant, tableId))
         .compose(old -> createTable(tx, tenant, tableId, location, properties));
   }
 
   /** Table, failing with 404 code 1 or 4 naming what is missing. */
-  public Future<TableRecord> findTable(SqlClient db, Tenant tenant, List<String> tableId) {
-    requireTableId(tableId);
+  public Future<TableRecord> findTable(SqlClient db, Tenant tenant, TableId tableId) {
     return db.preparedQuery(FIND_TABLE)
-        .execute(key(tenant, namespaceOf(tableId)).addString(nameOf(tableId)))
+        .execute(key(tenant, tableId))
         .compose(rows -> firstTableOrNotFound(rows, db, tenant, tableId));
   }
 
   private Future<TableRecord> firstTableOrNotFound(
-      RowSet<Row> rows, SqlClient db, Tenant tenant, List<String> tableId) {
+      RowSet<Row> rows, SqlClient db, Tenant tenant, TableId tableId) {
     return rows.size() > 0
         ? Future.succeededFuture(table(rows.iterator().next()))
         : tableNotFound(db, tenant, tableId);
   }
 
   /** Fails with 404 code 1 when the table's namespace is missing, else with 404 code 4. */
-  public <T> Future<T> tableNotFound(SqlClient db, Tenant tenant, List<String> tableId) {
+  public <T> Future<T> tableNotFound(SqlClient db, Tenant tenant, TableId tableId) {
     return namespaces
-        .describeNamespace(db, tenant, namespaceOf(tableId))
+        .describeNamespace(db, tenant, tableId.namespace())
         .compose(
             exists ->
                 Future.failedFuture(
                     new ApiException(
-                        ErrorCode.TABLE_NOT_FOUND,
-                        "table " + ObjectId.display(tableId) + " not found")));
+                        ErrorCode.TABLE_NOT_FOUND, "table " + tableId + " not found")));
   }
 
   /**
    * Takes the table out of the catalog at once and queues its data for deletion (see {@link
    * TableDrops}); fails with 404 code 1 or 4 when it does not exist.
    */
-  public Future<TableRecord> dropTable(SqlClient db, Tenant tenant, List<String> tableId) {
-    requireTableId(tableId);
+  public Future<TableRecord> dropTable(SqlClient db, Tenant tenant, TableId tableId) {
     return db.preparedQuery(DROP_TABLE)
-        .execute(key(tenant, namespaceOf(tableId)).addString(nameOf(tableId)))
+        .execute(key(tenant, tableId))
         .compose(rows -> firstTableOrNotFound(rows, db, tenant, tableId));
   }
 
@@ -238,36 +226,32 @@ public final class CatalogRepository {
    * namespace does not, 409 code 5 when the new id is taken.
    */
   public Future<TableRecord> renameTable(
-      SqlClient db, Tenant tenant, List<String> tableId, List<String> newId) {
-    requireTableId(tableId);
-    requireTableId(newId);
-    List<String> newNamespace = namespaceOf(newId);
+      SqlClient db, Tenant tenant, TableId tableId, TableId newId) {
     return db.preparedQuery(RENAME_TABLE)
         .execute(
-            key(tenant, namespaceOf(tableId))
-                .addString(nameOf(tableId))
-                .addArrayOfString(array(newNamespace))
-                .addString(nameOf(newId)))
+            key(tenant, tableId)
+                .addArrayOfString(newId.namespace().array())
+                .addString(newId.name()))
         .recover(
             error ->
                 error instanceof PgException pg && UNIQUE_VIOLATION.equals(pg.getSqlState())
                     ? Future.failedFuture(
                         new ApiException(
-                            ErrorCode.TABLE_ALREADY_EXISTS,
-                            "table " + ObjectId.display(newId) + " already exists"))
+                            ErrorCode.TABLE_ALREADY_EXISTS, "table " + newId + " already exists"))
                     : Future.failedFuture(error))
         .compose(
             rows ->
                 rows.size() > 0
                     ? Future.succeededFuture(table(rows.iterator().next()))
                     : findTable(db, tenant, tableId)
-                        .compose(exists -> namespaces.describeNamespace(db, tenant, newNamespace))
+                        .compose(
+                            exists -> namespaces.describeNamespace(db, tenant, newId.namespace()))
                         .compose(
                             exists ->
                                 Future.failedFuture(
                                     ApiException.conflict(
                                         "table "
-                                            + ObjectId.display(tableId)
+                                            + tableId
                                             + " changed while it was renamed; retry"))));
   }
 
@@ -279,10 +263,9 @@ public final class CatalogRepository {
   }
 
   /** Hides the table and its versions from every operation; the rows stay for an operator. */
-  public Future<TableRecord> deregisterTable(SqlClient db, Tenant tenant, List<String> tableId) {
-    requireTableId(tableId);
+  public Future<TableRecord> deregisterTable(SqlClient db, Tenant tenant, TableId tableId) {
     return db.preparedQuery(DEREGISTER_TABLE)
-        .execute(key(tenant, namespaceOf(tableId)).addString(nameOf(tableId)))
+        .execute(key(tenant, tableId))
         .compose(rows -> firstTableOrNotFound(rows, db, tenant, tableId));
   }
 
@@ -310,19 +293,5 @@ public final class CatalogRepository {
   private static TableRecord table(Row row) {
     return new TableRecord(
         row.getLong("id"), row.getString("location"), row.getJsonObject("properties"));
-  }
-
-  public static void requireTableId(List<String> tableId) {
-    if (tableId.isEmpty()) {
-      throw ApiException.invalidInput("a table id needs at least one part: the table name");
-    }
-  }
-
-  public static List<String> namespaceOf(List<String> tableId) {
-    return tableId.subList(0, tableId.size() - 1);
-  }
-
-  public static String nameOf(List<String> tableId) {
-    return tableId.get(tableId.size() - 1);
   }
 }

@@ -9,9 +9,11 @@ import dev.lvg.auth.Routes;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Body;
 import dev.lvg.http.Json;
+import dev.lvg.http.NamespaceId;
 import dev.lvg.http.ObjectId;
 import dev.lvg.http.Paging;
 import dev.lvg.http.Requests;
+import dev.lvg.http.TableId;
 import dev.lvg.operation.GatewayOperation;
 import dev.lvg.operation.Right;
 import dev.lvg.tenancy.Tenant;
@@ -61,7 +63,7 @@ public final class CatalogRoutes {
   }
 
   private Future<ObjectNode> listTables(RoutingContext ctx) {
-    List<String> namespace = ObjectId.fromPath(ctx);
+    NamespaceId namespace = ObjectId.namespace(ctx);
     Requests.queryBoolean(ctx, "include_declared");
     int limit = paging.limit(ctx);
     String after = Paging.decode(ctx.queryParams().get("page_token"));
@@ -83,14 +85,14 @@ public final class CatalogRoutes {
 
   private Future<ObjectNode> declareTable(RoutingContext ctx) {
     Body body = Requests.body(ctx);
-    List<String> id = tableId(ctx, body);
+    TableId id = ObjectId.table(ctx, body);
     Actor actor = Actor.of(ctx);
     return pool.withTransaction(tx -> service.declare(tx, actor, id, body));
   }
 
   private Future<ObjectNode> registerTable(RoutingContext ctx) {
     Body body = Requests.requiredBody(ctx);
-    List<String> id = tableId(ctx, body);
+    TableId id = ObjectId.table(ctx, body);
     Tenant tenant = Authentication.tenant(ctx);
     String given = body.requiredNonEmptyString("location");
     String location = locations.clientLocation(tenant, given);
@@ -110,7 +112,7 @@ public final class CatalogRoutes {
             pool,
             Actor.of(ctx),
             GatewayOperation.REGISTER_TABLE.id(),
-            ObjectId.display(id),
+            id.toString(),
             tx ->
                 overwrite
                     ? catalog.replaceTable(tx, tenant, id, location, properties)
@@ -123,7 +125,7 @@ public final class CatalogRoutes {
 
   private Future<ObjectNode> describeTable(RoutingContext ctx) {
     Body body = Requests.body(ctx);
-    List<String> id = tableId(ctx, body);
+    TableId id = ObjectId.table(ctx, body);
     boolean withUri = flag(ctx, body, "with_table_uri");
     boolean checkDeclared = flag(ctx, body, "check_declared");
     Long version = body.optionalNonNegativeLong("version");
@@ -150,14 +152,14 @@ public final class CatalogRoutes {
 
   private static ObjectNode withVersion(
       ObjectNode access,
-      List<String> id,
+      TableId id,
       Long shown,
       boolean withUri,
       boolean checkDeclared,
       TableRecord table) {
-    ObjectNode result = access.put("table", CatalogRepository.nameOf(id));
+    ObjectNode result = access.put("table", id.name());
     ArrayNode namespace = result.putArray("namespace");
-    CatalogRepository.namespaceOf(id).forEach(namespace::add);
+    id.namespace().names().forEach(namespace::add);
     if (shown != null) {
       result.put("version", shown);
     }
@@ -175,7 +177,7 @@ public final class CatalogRoutes {
     Long version = body.optionalNonNegativeLong("version");
     String branch = Branches.fromBody(body);
     Tenant tenant = Authentication.tenant(ctx);
-    List<String> id = tableId(ctx, body);
+    TableId id = ObjectId.table(ctx, body);
     if (version == null) {
       return catalog.findTable(reads, tenant, id);
     }
@@ -189,14 +191,16 @@ public final class CatalogRoutes {
     Requests.queryBoolean(ctx, "include_declared");
     int limit = paging.limit(ctx);
     String token = Paging.decode(ctx.queryParams().get("page_token"));
-    List<String> after = token == null ? null : Paging.decodeId(token);
+    TableId after = token == null ? null : Paging.decodeId(token);
     return catalog
         .listAllTables(reads, Authentication.tenant(ctx), after, limit)
         .map(
             ids -> {
               ObjectNode result = Json.object();
               ArrayNode tables = result.putArray("tables");
-              ids.stream().limit(limit).forEach(id -> tables.add(String.join(delimiter, id)));
+              ids.stream()
+                  .limit(limit)
+                  .forEach(id -> tables.add(String.join(delimiter, id.names())));
               if (ids.size() > limit) {
                 result.put("page_token", Paging.encode(Paging.encodeId(ids.get(limit - 1))));
               }
@@ -205,28 +209,22 @@ public final class CatalogRoutes {
   }
 
   private Future<ObjectNode> deregisterTable(RoutingContext ctx) {
-    List<String> id = tableId(ctx, Requests.body(ctx));
+    TableId id = ObjectId.table(ctx, Requests.body(ctx));
     Actor actor = Actor.of(ctx);
     return pool.withTransaction(tx -> service.deregister(tx, actor, id));
   }
 
   private Future<ObjectNode> dropTable(RoutingContext ctx) {
-    List<String> id = tableId(ctx, Requests.body(ctx));
+    TableId id = ObjectId.table(ctx, Requests.body(ctx));
     Actor actor = Actor.of(ctx);
     return pool.withTransaction(tx -> service.drop(tx, actor, id));
   }
 
   private Future<ObjectNode> renameTable(RoutingContext ctx) {
     Body body = Requests.requiredBody(ctx);
-    List<String> id = tableId(ctx, body);
+    TableId id = ObjectId.table(ctx, body);
     Actor actor = Actor.of(ctx);
     return pool.withTransaction(tx -> service.rename(tx, actor, id, body));
-  }
-
-  private static List<String> tableId(RoutingContext ctx, Body body) {
-    List<String> id = ObjectId.fromRequest(ctx, body);
-    CatalogRepository.requireTableId(id);
-    return id;
   }
 
   private static boolean flag(RoutingContext ctx, Body body, String name) {

@@ -6,14 +6,15 @@ import dev.lvg.audit.Actor;
 import dev.lvg.audit.AuditTrail;
 import dev.lvg.http.Body;
 import dev.lvg.http.Json;
+import dev.lvg.http.NamespaceId;
 import dev.lvg.http.ObjectId;
+import dev.lvg.http.TableId;
 import dev.lvg.operation.GatewayOperation;
 import dev.lvg.tenancy.Tenant;
 import dev.lvg.transaction.TransactionLog;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.SqlClient;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -49,12 +50,11 @@ public final class CatalogService {
    * One {@code DeclareTable}, alone or as part of a batch; {@code db} is a transaction, which its
    * audit record joins.
    */
-  public Future<ObjectNode> declare(SqlClient db, Actor actor, List<String> id, Body body) {
+  public Future<ObjectNode> declare(SqlClient db, Actor actor, TableId id, Body body) {
     Tenant tenant = actor.tenant();
     String given = body.optionalString("location");
     body.optionalBoolean("vend_credentials");
     Map<String, String> properties = body.optionalStringMap("properties");
-    CatalogRepository.requireTableId(id);
     Future<String> location =
         given == null
             ? unusedDefaultLocation(db, tenant, id)
@@ -64,12 +64,7 @@ public final class CatalogService {
         .compose(
             table ->
                 AuditTrail.record(
-                        db,
-                        actor,
-                        GatewayOperation.DECLARE_TABLE.id(),
-                        ObjectId.display(id),
-                        null,
-                        null)
+                        db, actor, GatewayOperation.DECLARE_TABLE.id(), id.toString(), null, null)
                     .compose(recorded -> tableAccess(db, actor, true, id, table)));
   }
 
@@ -78,34 +73,31 @@ public final class CatalogService {
    * ever had it, the same with a unique suffix: a new incarnation of a name never shares a location
    * with an old one, so a writer of the old table can never commit into the new one.
    */
-  private Future<String> unusedDefaultLocation(SqlClient db, Tenant tenant, List<String> id) {
-    String location =
-        locations.defaultTableLocation(
-            tenant, CatalogRepository.namespaceOf(id), CatalogRepository.nameOf(id));
+  private Future<String> unusedDefaultLocation(SqlClient db, Tenant tenant, TableId id) {
+    String location = locations.defaultTableLocation(tenant, id);
     return repository
         .locationTaken(db, tenant, location)
         .map(taken -> taken ? Locations.withUniqueSuffix(location) : location);
   }
 
   /** One {@code DropTable}: out of the catalog now, its data deleted in the background. */
-  public Future<ObjectNode> drop(SqlClient db, Actor actor, List<String> id) {
+  public Future<ObjectNode> drop(SqlClient db, Actor actor, TableId id) {
     return repository
         .dropTable(db, actor.tenant(), id)
         .compose(table -> removedTable(db, actor, GatewayOperation.DROP_TABLE.id(), id, table));
   }
 
   /** One {@code RenameTable}: {@code new_table_name}, optionally {@code new_namespace_id}. */
-  public Future<ObjectNode> rename(SqlClient db, Actor actor, List<String> id, Body body) {
+  public Future<ObjectNode> rename(SqlClient db, Actor actor, TableId id, Body body) {
     String newName = ObjectId.name(body.requiredNonEmptyString("new_table_name"));
     // An empty new_namespace_id is what the spec's generated Java models send when none is set:
     // the table stays in its namespace, as when the field is absent.
     List<String> givenNamespace = body.optionalStringList("new_namespace_id");
-    List<String> newNamespace =
-        givenNamespace == null || givenNamespace.isEmpty() ? null : ObjectId.names(givenNamespace);
-    CatalogRepository.requireTableId(id);
-    List<String> newId =
-        new ArrayList<>(newNamespace == null ? CatalogRepository.namespaceOf(id) : newNamespace);
-    newId.add(newName);
+    NamespaceId newNamespace =
+        givenNamespace == null || givenNamespace.isEmpty()
+            ? id.namespace()
+            : new NamespaceId(ObjectId.names(givenNamespace));
+    TableId newId = newNamespace.table(newName);
     return repository
         .renameTable(db, actor.tenant(), id, newId)
         .compose(
@@ -115,14 +107,14 @@ public final class CatalogService {
                     actor,
                     GatewayOperation.RENAME_TABLE.id(),
                     Map.of(
-                        "table", ObjectId.display(id),
-                        "new_table", ObjectId.display(newId),
+                        "table", id.toString(),
+                        "new_table", newId.toString(),
                         "location", table.location())))
         .map(transaction -> Json.object().put("transaction_id", transaction));
   }
 
   /** One {@code DeregisterTable}, alone or as part of a batch. */
-  public Future<ObjectNode> deregister(SqlClient db, Actor actor, List<String> id) {
+  public Future<ObjectNode> deregister(SqlClient db, Actor actor, TableId id) {
     return repository
         .deregisterTable(db, actor.tenant(), id)
         .compose(
@@ -131,17 +123,14 @@ public final class CatalogService {
 
   /** Records a deregister or drop; answers the id, location and properties the table had. */
   private static Future<ObjectNode> removedTable(
-      SqlClient db, Actor actor, String operation, List<String> id, TableRecord table) {
+      SqlClient db, Actor actor, String operation, TableId id, TableRecord table) {
     return TransactionLog.record(
-            db,
-            actor,
-            operation,
-            Map.of("table", ObjectId.display(id), "location", table.location()))
+            db, actor, operation, Map.of("table", id.toString(), "location", table.location()))
         .map(
             transaction -> {
               ObjectNode result = Json.object();
               ArrayNode ids = result.putArray("id");
-              id.forEach(ids::add);
+              id.names().forEach(ids::add);
               result.put("location", table.location());
               withProperties(result, table.properties());
               return result.put("transaction_id", transaction);
@@ -154,7 +143,7 @@ public final class CatalogService {
    * on {@code db}: to whom, for which table, with which right, until when; never the secret.
    */
   Future<ObjectNode> tableAccess(
-      SqlClient db, Actor actor, boolean write, List<String> id, TableRecord table) {
+      SqlClient db, Actor actor, boolean write, TableId id, TableRecord table) {
     return locations
         .storageAccess(actor.tenant(), table.location(), write)
         .compose(
@@ -173,8 +162,7 @@ public final class CatalogService {
                           "right", write ? "write" : "read",
                           "location", table.location(),
                           "expires_at_millis", access.vendedUntilMillis().toString()));
-              return AuditTrail.record(
-                      db, vendedTo, "VendCredentials", ObjectId.display(id), null, null)
+              return AuditTrail.record(db, vendedTo, "VendCredentials", id.toString(), null, null)
                   .map(recorded -> result);
             });
   }

@@ -1,12 +1,12 @@
 package dev.lvg.catalog;
 
+import dev.lvg.http.TableId;
 import dev.lvg.storage.CredentialVendor;
 import dev.lvg.storage.S3Settings;
 import dev.lvg.storage.StorageRoot;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -63,12 +63,12 @@ public final class Locations {
             });
   }
 
-  public String defaultTableLocation(Tenant tenant, List<String> namespace, String table) {
+  public String defaultTableLocation(Tenant tenant, TableId table) {
     StringBuilder location = new StringBuilder(root.tenantPrefix(tenant.name()));
-    for (String part : namespace) {
+    for (String part : table.namespace().names()) {
       location.append('/').append(part);
     }
-    return location.append('/').append(table).append(TABLE_SUFFIX).toString();
+    return location.append('/').append(table.name()).append(TABLE_SUFFIX).toString();
   }
 
   /** {@code <...>/<table>-<8 hex digits>.lance} for {@code <...>/<table>.lance}. */

@@ -2,7 +2,7 @@ package dev.lvg.catalog;
 
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
-import dev.lvg.http.ObjectId;
+import dev.lvg.http.NamespaceId;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -68,12 +68,8 @@ public final class NamespaceRepository {
       DELETE FROM namespaces WHERE tenant_id = $1
         AND cardinality(path) >= cardinality($2::text[]) AND path[1:cardinality($2::text[])] = $2""";
 
-  private static String[] array(List<String> parts) {
-    return parts.toArray(String[]::new);
-  }
-
-  private static Tuple key(Tenant tenant, List<String> namespace) {
-    return Tuple.tuple().addLong(tenant.id()).addArrayOfString(array(namespace));
+  private static Tuple key(Tenant tenant, NamespaceId namespace) {
+    return Tuple.tuple().addLong(tenant.id()).addArrayOfString(namespace.array());
   }
 
   private static JsonObject json(Map<String, String> properties) {
@@ -81,8 +77,8 @@ public final class NamespaceRepository {
   }
 
   /** The namespace's properties; the root namespace always exists and has none. */
-  public Future<JsonObject> describeNamespace(SqlClient db, Tenant tenant, List<String> namespace) {
-    if (namespace.isEmpty()) {
+  public Future<JsonObject> describeNamespace(SqlClient db, Tenant tenant, NamespaceId namespace) {
+    if (namespace.isRoot()) {
       return Future.succeededFuture(new JsonObject());
     }
     return db.preparedQuery(FIND_NAMESPACE)
@@ -104,16 +100,15 @@ public final class NamespaceRepository {
   public Future<Created> createNamespace(
       SqlClient db,
       Tenant tenant,
-      List<String> namespace,
+      NamespaceId namespace,
       CreateMode mode,
       Map<String, String> properties) {
-    if (namespace.isEmpty()) {
+    if (namespace.isRoot()) {
       return Future.failedFuture(
           new ApiException(ErrorCode.NAMESPACE_ALREADY_EXISTS, "the root namespace always exists"));
     }
-    List<String> parent = namespace.subList(0, namespace.size() - 1);
     Tuple params = key(tenant, namespace).addValue(json(properties));
-    return describeNamespace(db, tenant, parent)
+    return describeNamespace(db, tenant, namespace.parent())
         .compose(parentExists -> db.preparedQuery(INSERT_NAMESPACE).execute(params))
         .compose(
             inserted -> {
@@ -126,7 +121,7 @@ public final class NamespaceRepository {
                     Future.failedFuture(
                         new ApiException(
                             ErrorCode.NAMESPACE_ALREADY_EXISTS,
-                            "namespace " + ObjectId.display(namespace) + " already exists"));
+                            "namespace " + namespace + " already exists"));
                 case EXIST_OK ->
                     describeNamespace(db, tenant, namespace)
                         .map(existing -> new Created(existing, false));
@@ -149,7 +144,7 @@ public final class NamespaceRepository {
    * Fails with 409 code 3 ({@code "namespace <name> " + problem}) when the namespace has children.
    */
   private Future<Void> requireEmpty(
-      SqlClient db, Tenant tenant, List<String> namespace, String problem) {
+      SqlClient db, Tenant tenant, NamespaceId namespace, String problem) {
     return db.preparedQuery(NAMESPACE_HAS_CHILDREN)
         .execute(key(tenant, namespace))
         .compose(
@@ -158,7 +153,7 @@ public final class NamespaceRepository {
                     ? Future.failedFuture(
                         new ApiException(
                             ErrorCode.NAMESPACE_NOT_EMPTY,
-                            "namespace " + ObjectId.display(namespace) + " " + problem))
+                            "namespace " + namespace + " " + problem))
                     : Future.succeededFuture());
   }
 
@@ -168,8 +163,8 @@ public final class NamespaceRepository {
    * {@code null} when it did not exist and {@code skipMissing} was asked for.
    */
   public Future<JsonObject> dropNamespace(
-      SqlClient db, Tenant tenant, List<String> namespace, boolean cascade, boolean skipMissing) {
-    if (namespace.isEmpty()) {
+      SqlClient db, Tenant tenant, NamespaceId namespace, boolean cascade, boolean skipMissing) {
+    if (namespace.isRoot()) {
       return Future.failedFuture(ApiException.invalidInput("the root namespace cannot be dropped"));
     }
     Tuple key = key(tenant, namespace);
@@ -204,7 +199,7 @@ public final class NamespaceRepository {
 
   /** Names of the child namespaces after {@code after}, at most {@code limit + 1} of them. */
   public Future<List<String>> listNamespaces(
-      SqlClient db, Tenant tenant, List<String> parent, String after, int limit) {
+      SqlClient db, Tenant tenant, NamespaceId parent, String after, int limit) {
     return describeNamespace(db, tenant, parent)
         .compose(
             exists ->
@@ -224,8 +219,7 @@ public final class NamespaceRepository {
     return names;
   }
 
-  static ApiException namespaceNotFound(List<String> namespace) {
-    return new ApiException(
-        ErrorCode.NAMESPACE_NOT_FOUND, "namespace " + ObjectId.display(namespace) + " not found");
+  static ApiException namespaceNotFound(NamespaceId namespace) {
+    return new ApiException(ErrorCode.NAMESPACE_NOT_FOUND, "namespace " + namespace + " not found");
   }
 }

@@ -8,6 +8,7 @@ import dev.lvg.auth.Routes;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Body;
 import dev.lvg.http.Json;
+import dev.lvg.http.NamespaceId;
 import dev.lvg.http.ObjectId;
 import dev.lvg.http.Paging;
 import dev.lvg.http.Requests;
@@ -15,7 +16,6 @@ import dev.lvg.operation.GatewayOperation;
 import io.vertx.core.Future;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -46,10 +46,10 @@ final class NamespaceRoutes {
 
   private Future<ObjectNode> createNamespace(RoutingContext ctx) {
     Body body = Requests.body(ctx);
-    List<String> id = ObjectId.fromRequest(ctx, body);
+    NamespaceId id = ObjectId.namespace(ctx, body);
     NamespaceRepository.CreateMode mode = namespaceMode(body.optionalString("mode"));
     Map<String, String> properties = body.optionalStringMap("properties");
-    for (String part : id) {
+    for (String part : id.names()) {
       if (part.endsWith(Locations.TABLE_SUFFIX)) {
         throw ApiException.invalidInput(
             "a namespace name must not end with " + Locations.TABLE_SUFFIX);
@@ -60,7 +60,7 @@ final class NamespaceRoutes {
             pool,
             actor,
             GatewayOperation.CREATE_NAMESPACE.id(),
-            ObjectId.display(id),
+            id.toString(),
             tx -> namespaces.createNamespace(tx, actor.tenant(), id, mode, properties),
             NamespaceRepository.Created::changed)
         .map(created -> CatalogService.withProperties(Json.object(), created.properties()));
@@ -85,7 +85,7 @@ final class NamespaceRoutes {
   }
 
   private Future<ObjectNode> listNamespaces(RoutingContext ctx) {
-    List<String> parent = ObjectId.fromPath(ctx);
+    NamespaceId parent = ObjectId.namespace(ctx);
     int limit = paging.limit(ctx);
     String after = Paging.decode(ctx.queryParams().get("page_token"));
     return namespaces
@@ -94,20 +94,20 @@ final class NamespaceRoutes {
   }
 
   private Future<ObjectNode> describeNamespace(RoutingContext ctx) {
-    List<String> id = ObjectId.fromRequest(ctx, Requests.body(ctx));
+    NamespaceId id = ObjectId.namespace(ctx, Requests.body(ctx));
     return namespaces
         .describeNamespace(reads, Authentication.tenant(ctx), id)
         .map(properties -> CatalogService.withProperties(Json.object(), properties));
   }
 
   private Future<?> namespaceExists(RoutingContext ctx) {
-    List<String> id = ObjectId.fromRequest(ctx, Requests.body(ctx));
+    NamespaceId id = ObjectId.namespace(ctx, Requests.body(ctx));
     return namespaces.describeNamespace(reads, Authentication.tenant(ctx), id);
   }
 
   private Future<ObjectNode> dropNamespace(RoutingContext ctx) {
     Body body = Requests.body(ctx);
-    List<String> id = ObjectId.fromRequest(ctx, body);
+    NamespaceId id = ObjectId.namespace(ctx, body);
     String mode = body.optionalString("mode");
     String behavior = body.optionalString("behavior");
     boolean skipMissing =
@@ -130,7 +130,7 @@ final class NamespaceRoutes {
             pool,
             actor,
             GatewayOperation.DROP_NAMESPACE.id(),
-            ObjectId.display(id),
+            id.toString(),
             tx -> catalog.namespaces().dropNamespace(tx, actor.tenant(), id, cascade, skipMissing))
         .map(
             properties ->

@@ -27,7 +27,35 @@ public final class ObjectId {
 
   private ObjectId() {}
 
-  public static List<String> fromRequest(RoutingContext ctx, Body body) {
+  /** The table the request's path names; a non-empty {@code id} in the body must agree. */
+  public static TableId table(RoutingContext ctx, Body body) {
+    return TableId.of(fromRequest(ctx, body));
+  }
+
+  /** The namespace the request's path names; a non-empty {@code id} in the body must agree. */
+  public static NamespaceId namespace(RoutingContext ctx, Body body) {
+    return new NamespaceId(fromRequest(ctx, body));
+  }
+
+  /** The namespace the request's path names. */
+  public static NamespaceId namespace(RoutingContext ctx) {
+    return new NamespaceId(fromPath(ctx));
+  }
+
+  /** The table of an entry in a batch, which carries no path: a required, non-empty array. */
+  public static TableId table(Body body) {
+    return TableId.of(fromBody(body));
+  }
+
+  /**
+   * The names of the object the request's path names (a non-empty {@code id} in the body must
+   * agree), for an id that is neither a namespace's nor a table's, such as a transaction's.
+   */
+  public static List<String> parts(RoutingContext ctx, Body body) {
+    return fromRequest(ctx, body);
+  }
+
+  private static List<String> fromRequest(RoutingContext ctx, Body body) {
     List<String> fromPath = fromPath(ctx);
     List<String> fromBody = body.optionalStringList("id");
     if (fromBody != null && !fromBody.isEmpty() && !names(fromBody).equals(fromPath)) {
@@ -37,8 +65,7 @@ public final class ObjectId {
     return fromPath;
   }
 
-  /** The id of an entry in a batch, which carries no path: a required, non-empty array. */
-  public static List<String> fromBody(Body body) {
+  private static List<String> fromBody(Body body) {
     List<String> id = body.optionalStringList("id");
     if (id == null || id.isEmpty()) {
       throw ApiException.invalidInput("'id' is required and must name a table");
@@ -56,7 +83,7 @@ public final class ObjectId {
   }
 
   /** The id in the request's path, split by its delimiter. */
-  public static List<String> fromPath(RoutingContext ctx) {
+  private static List<String> fromPath(RoutingContext ctx) {
     return parse(inPath(ctx), delimiter(ctx));
   }
 

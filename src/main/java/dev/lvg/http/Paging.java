@@ -58,23 +58,24 @@ public final class Paging {
     return decoded.substring(PREFIX.length());
   }
 
-  /** A table id as a sort key: its parts as a JSON array. */
-  public static String encodeId(java.util.List<String> id) {
+  /** A table id as a sort key: its names as a JSON array. */
+  public static String encodeId(TableId id) {
     try {
-      return Json.MAPPER.writeValueAsString(id);
+      return Json.MAPPER.writeValueAsString(id.names());
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
   }
 
-  public static java.util.List<String> decodeId(String key) {
+  /** The table id a key from {@link #encodeId} names; 400 for anything else. */
+  public static TableId decodeId(String key) {
     try {
       java.util.List<String> id =
           java.util.Arrays.asList(Json.MAPPER.readValue(key, String[].class));
-      if (id.isEmpty()) {
+      if (id.isEmpty() || id.contains(null)) {
         throw ApiException.invalidInput("'page_token' is not a token this server issued");
       }
-      return id;
+      return TableId.of(id);
     } catch (java.io.IOException e) {
       throw ApiException.invalidInput("'page_token' is not a token this server issued");
     }

@@ -75,7 +75,7 @@ public final class TagRoutes {
           "tags live in the dataset's storage, which this gateway does not touch in record mode");
     }
     return branches.requireBranch(
-        pool, Authentication.tenant(ctx), ObjectId.fromRequest(ctx, body), branch);
+        pool, Authentication.tenant(ctx), ObjectId.table(ctx, body), branch);
   }
 
   private static String tagName(Body body) {
@@ -241,7 +241,7 @@ public final class TagRoutes {
   private Future<ObjectNode> recorded(
       String operation, RoutingContext ctx, Body body, String tag, Long version) {
     Map<String, String> properties = new LinkedHashMap<>();
-    properties.put("table", ObjectId.display(ObjectId.fromRequest(ctx, body)));
+    properties.put("table", ObjectId.table(ctx, body).toString());
     properties.put("tag", tag);
     if (version != null) {
       properties.put("version", Long.toString(version));

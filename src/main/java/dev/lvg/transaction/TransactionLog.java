@@ -5,7 +5,8 @@ import dev.lvg.audit.Actor;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
 import dev.lvg.http.Json;
-import dev.lvg.http.ObjectId;
+import dev.lvg.http.NamespaceId;
+import dev.lvg.http.TableId;
 import dev.lvg.operation.GatewayOperation;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
@@ -13,7 +14,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -81,24 +81,23 @@ public final class TransactionLog {
 
   /**
    * {@code status} and {@code properties} of a transaction of the tenant, 404 code 10 if none. The
-   * id is one the gateway answered, or the uuid of a Lance transaction, alone or as the last part
-   * of {@code [namespace..., table, uuid]}: then the version holding it is described.
+   * id is one the gateway answered, or the uuid of a Lance transaction, alone or of {@code table}
+   * (when not null): then the version holding it is described.
    */
-  public static Future<ObjectNode> describe(SqlClient db, Tenant tenant, List<String> id) {
-    String transactionId = id.get(id.size() - 1);
+  public static Future<ObjectNode> describe(
+      SqlClient db, Tenant tenant, TableId table, String transactionId) {
     UUID uuid;
     try {
       uuid = UUID.fromString(transactionId);
     } catch (IllegalArgumentException notUuid) {
       return Future.failedFuture(notFound(transactionId));
     }
-    if (id.size() > 1) {
-      List<String> table = id.subList(0, id.size() - 1);
+    if (table != null) {
       return lanceTransaction(
           db,
           Tuple.of(tenant.id(), uuid)
-              .addArrayOfString(table.subList(0, table.size() - 1).toArray(String[]::new))
-              .addString(table.get(table.size() - 1)),
+              .addArrayOfString(table.namespace().array())
+              .addString(table.name()),
           transactionId);
     }
     Tuple key = Tuple.of(tenant.id(), uuid);
@@ -141,9 +140,10 @@ public final class TransactionLog {
   private static ObjectNode version(Row version) {
     Map<String, String> properties = new LinkedHashMap<>();
     properties.put("operation", GatewayOperation.CREATE_TABLE_VERSION.id());
-    List<String> table = new ArrayList<>(List.of(version.getArrayOfStrings("namespace")));
-    table.add(version.getString("name"));
-    properties.put("table", ObjectId.display(table));
+    TableId table =
+        new NamespaceId(List.of(version.getArrayOfStrings("namespace")))
+            .table(version.getString("name"));
+    properties.put("table", table.toString());
     properties.put("branch", version.getString("branch"));
     properties.put("version", Long.toString(version.getLong("version")));
     properties.put("manifest_path", version.getString("manifest_path"));

@@ -7,6 +7,7 @@ import dev.lvg.http.ApiException;
 import dev.lvg.http.Body;
 import dev.lvg.http.ObjectId;
 import dev.lvg.http.Requests;
+import dev.lvg.http.TableId;
 import dev.lvg.operation.GatewayOperation;
 import io.vertx.core.Future;
 import io.vertx.ext.web.RoutingContext;
@@ -30,11 +31,12 @@ public final class TransactionRoutes {
 
   private Future<ObjectNode> describe(RoutingContext ctx) {
     Body body = Requests.body(ctx);
-    List<String> id = ObjectId.fromRequest(ctx, body);
+    List<String> id = ObjectId.parts(ctx, body);
     if (id.isEmpty()) {
       throw ApiException.invalidInput(
           "a transaction id is one part, or a Lance transaction uuid after a table id");
     }
-    return TransactionLog.describe(pool, Authentication.tenant(ctx), id);
+    TableId table = id.size() > 1 ? TableId.of(id.subList(0, id.size() - 1)) : null;
+    return TransactionLog.describe(pool, Authentication.tenant(ctx), table, id.get(id.size() - 1));
   }
 }

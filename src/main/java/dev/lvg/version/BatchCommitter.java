@@ -52,7 +52,7 @@ final class BatchCommitter implements CommitQueue.BatchRunner {
   @Override
   public Future<Void> run(List<CommitQueue.Pending> batch, Runnable release) {
     List<Keyed> keyed = new ArrayList<>(batch.size());
-    batch.forEach(p -> keyed.add(new Keyed(String.join("/", p.request().tableId()), p)));
+    batch.forEach(p -> keyed.add(new Keyed(String.join("/", p.request().tableId().names()), p)));
     keyed.sort(LOCK_ORDER);
     List<CommitQueue.Pending> ordered = new ArrayList<>(keyed.size());
     keyed.forEach(k -> ordered.add(k.pending()));

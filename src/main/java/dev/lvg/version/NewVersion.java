@@ -2,11 +2,10 @@ package dev.lvg.version;
 
 import dev.lvg.audit.Actor;
 import dev.lvg.catalog.Branches;
-import dev.lvg.catalog.CatalogRepository;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Body;
+import dev.lvg.http.TableId;
 import dev.lvg.tenancy.Tenant;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -18,7 +17,7 @@ import java.util.UUID;
  */
 public record NewVersion(
     Actor actor,
-    List<String> tableId,
+    TableId tableId,
     long version,
     String branch,
     String manifestPath,
@@ -30,8 +29,7 @@ public record NewVersion(
     UUID lanceTransaction,
     ApiException unreadableManifest) {
 
-  public static NewVersion from(Actor actor, List<String> tableId, Body body) {
-    CatalogRepository.requireTableId(tableId);
+  public static NewVersion from(Actor actor, TableId tableId, Body body) {
     long version = body.requiredNonNegativeLong("version");
     String manifestPath = body.requiredNonEmptyString("manifest_path");
     Long manifestSize = body.optionalNonNegativeLong("manifest_size");
@@ -45,7 +43,7 @@ public record NewVersion(
     }
     return new NewVersion(
         actor,
-        List.copyOf(tableId),
+        tableId,
         version,
         Branches.fromBody(body),
         manifestPath,
@@ -79,16 +77,8 @@ public record NewVersion(
     return actor.tenant();
   }
 
-  public List<String> namespace() {
-    return CatalogRepository.namespaceOf(tableId);
-  }
-
-  public String tableName() {
-    return CatalogRepository.nameOf(tableId);
-  }
-
   /** The chain a version belongs to: tenant, table and branch. */
-  record Chain(long tenant, List<String> tableId, String branch) {}
+  record Chain(long tenant, TableId tableId, String branch) {}
 
   Chain chain() {
     return new Chain(tenant().id(), tableId, branch);

@@ -1,6 +1,5 @@
 package dev.lvg.version;
 
-import dev.lvg.http.ObjectId;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
@@ -56,7 +55,7 @@ final class VersionAudit {
     for (int i = 0; i < n; i++) {
       NewVersion request = requests.get(i);
       credentials[i] = request.actor().credential();
-      objects[i] = ObjectId.display(request.tableId());
+      objects[i] = request.tableId().toString();
       requestIds[i] = request.actor().requestId();
       contexts[i] = request.actor().context();
     }

@@ -2,8 +2,7 @@ package dev.lvg.version;
 
 import dev.lvg.audit.Actor;
 import dev.lvg.audit.AuditTrail;
-import dev.lvg.catalog.CatalogRepository;
-import dev.lvg.http.ObjectId;
+import dev.lvg.http.TableId;
 import dev.lvg.operation.GatewayOperation;
 import dev.lvg.storage.Manifests;
 import io.vertx.core.Future;
@@ -52,7 +51,7 @@ final class VersionPruning {
    * others are handed to {@link #prune}, which the answer does not wait for.
    */
   Future<List<TableVersion>> present(
-      Pool pool, Actor reader, List<String> tableId, String branch, List<TableVersion> rows) {
+      Pool pool, Actor reader, TableId tableId, String branch, List<TableVersion> rows) {
     if (rows.isEmpty()) {
       return Future.succeededFuture(rows);
     }
@@ -74,7 +73,7 @@ final class VersionPruning {
                           LOG.warn(
                               "versions of {} whose manifests are gone stay in the catalog until"
                                   + " the next read finds them: {}",
-                              ObjectId.display(tableId),
+                              tableId,
                               failure.getMessage()));
               return shown;
             });
@@ -85,18 +84,17 @@ final class VersionPruning {
    * removed) from the catalog and records each removal; answers how many it removed.
    */
   static Future<Integer> prune(
-      Pool pool, Actor reader, List<String> tableId, String branch, List<TableVersion> gone) {
+      Pool pool, Actor reader, TableId tableId, String branch, List<TableVersion> gone) {
     Actor maintenance = Actor.of(reader.tenant(), CREDENTIAL, reader.requestId());
-    String table = ObjectId.display(tableId);
+    String table = tableId.toString();
     return pool.withTransaction(
         tx ->
             tx.preparedQuery(DELETE_PRUNED)
                 .execute(
                     Tuple.tuple()
                         .addLong(reader.tenant().id())
-                        .addArrayOfString(
-                            CatalogRepository.namespaceOf(tableId).toArray(String[]::new))
-                        .addString(CatalogRepository.nameOf(tableId))
+                        .addArrayOfString(tableId.namespace().array())
+                        .addString(tableId.name())
                         .addString(branch)
                         .addArrayOfLong(
                             gone.stream().map(TableVersion::version).toArray(Long[]::new))

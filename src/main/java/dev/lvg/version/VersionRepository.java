@@ -5,6 +5,7 @@ import dev.lvg.catalog.CatalogRepository;
 import dev.lvg.catalog.TableRecord;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
+import dev.lvg.http.TableId;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -143,8 +144,8 @@ public final class VersionRepository {
     for (int i = 0; i < n; i++) {
       NewVersion request = requests.get(i);
       tenants[i] = request.tenant().id();
-      namespaces[i] = String.join("/", request.namespace());
-      names[i] = request.tableName();
+      namespaces[i] = String.join("/", request.tableId().namespace().names());
+      names[i] = request.tableId().name();
       branchNames[i] = request.branch();
       versions[i] = request.version();
       paths[i] = request.manifestPath();
@@ -248,12 +249,11 @@ public final class VersionRepository {
   public Future<List<TableVersion>> list(
       SqlClient db,
       Tenant tenant,
-      List<String> tableId,
+      TableId tableId,
       String branch,
       boolean descending,
       Long after,
       int limit) {
-    CatalogRepository.requireTableId(tableId);
     long cursor = after != null ? after : descending ? Long.MAX_VALUE : -1L;
     Tuple params = tableKey(tenant, tableId).addString(branch).addLong(cursor).addInteger(limit);
     return db.preparedQuery(descending ? LIST_DESCENDING : LIST_ASCENDING)
@@ -269,7 +269,7 @@ public final class VersionRepository {
 
   /** One version of a branch, or its latest when {@code version} is null. */
   public Future<TableVersion> describe(
-      SqlClient db, Tenant tenant, List<String> tableId, String branch, Long version) {
+      SqlClient db, Tenant tenant, TableId tableId, String branch, Long version) {
     if (version == null) {
       return list(db, tenant, tableId, branch, true, null, 1)
           .compose(
@@ -280,7 +280,6 @@ public final class VersionRepository {
                               ErrorCode.TABLE_VERSION_NOT_FOUND, "the table has no versions"))
                       : Future.succeededFuture(latest.get(0)));
     }
-    CatalogRepository.requireTableId(tableId);
     Tuple params = tableKey(tenant, tableId).addString(branch).addLong(version);
     return db.preparedQuery(DESCRIBE)
         .execute(params)
@@ -300,7 +299,7 @@ public final class VersionRepository {
 
   /** Deletes version records in the ranges, atomically (one statement); returns how many went. */
   public Future<Integer> deleteRanges(
-      SqlClient db, Tenant tenant, List<String> tableId, String branch, List<VersionRange> ranges) {
+      SqlClient db, Tenant tenant, TableId tableId, String branch, List<VersionRange> ranges) {
     Long[] starts = ranges.stream().map(VersionRange::start).toArray(Long[]::new);
     Long[] ends = ranges.stream().map(VersionRange::end).toArray(Long[]::new);
     return branches
@@ -323,10 +322,10 @@ public final class VersionRepository {
     return result;
   }
 
-  private static Tuple tableKey(Tenant tenant, List<String> tableId) {
+  private static Tuple tableKey(Tenant tenant, TableId tableId) {
     return Tuple.tuple()
         .addLong(tenant.id())
-        .addArrayOfString(CatalogRepository.namespaceOf(tableId).toArray(String[]::new))
-        .addString(CatalogRepository.nameOf(tableId));
+        .addArrayOfString(tableId.namespace().array())
+        .addString(tableId.name());
   }
 }

@@ -13,6 +13,7 @@ import dev.lvg.http.Json;
 import dev.lvg.http.ObjectId;
 import dev.lvg.http.Paging;
 import dev.lvg.http.Requests;
+import dev.lvg.http.TableId;
 import dev.lvg.operation.GatewayOperation;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
@@ -47,7 +48,7 @@ public final class VersionRoutes {
 
   private Future<ObjectNode> create(RoutingContext ctx) {
     Body body = Requests.requiredBody(ctx);
-    NewVersion request = NewVersion.from(Actor.of(ctx), ObjectId.fromRequest(ctx, body), body);
+    NewVersion request = NewVersion.from(Actor.of(ctx), ObjectId.table(ctx, body), body);
     return versions
         .create(request)
         .map(
@@ -59,7 +60,7 @@ public final class VersionRoutes {
 
   private Future<ObjectNode> list(RoutingContext ctx) {
     Body body = Requests.body(ctx);
-    List<String> tableId = ObjectId.fromRequest(ctx, body);
+    TableId tableId = ObjectId.table(ctx, body);
     Integer limitParam = Requests.queryInteger(ctx, "limit");
     Long bodyLimit = body.optionalLong("limit");
     int limit = paging.limit(limitParam != null ? Long.valueOf(limitParam) : bodyLimit);
@@ -108,7 +109,7 @@ public final class VersionRoutes {
 
   private Future<ObjectNode> describe(RoutingContext ctx) {
     Body body = Requests.body(ctx);
-    List<String> tableId = ObjectId.fromRequest(ctx, body);
+    TableId tableId = ObjectId.table(ctx, body);
     Long version = body.optionalNonNegativeLong("version");
     String branch = branch(ctx, body);
     Tenant tenant = Authentication.tenant(ctx);
@@ -130,7 +131,7 @@ public final class VersionRoutes {
   private Future<ObjectNode> delete(RoutingContext ctx) {
     Body body = Requests.requiredBody(ctx);
     Actor actor = Actor.of(ctx);
-    List<String> tableId = ObjectId.fromRequest(ctx, body);
+    TableId tableId = ObjectId.table(ctx, body);
     return pool.withTransaction(tx -> versions.delete(tx, actor, tableId, body));
   }
 }

@@ -5,7 +5,7 @@ import dev.lvg.audit.Actor;
 import dev.lvg.catalog.Branches;
 import dev.lvg.http.Body;
 import dev.lvg.http.Json;
-import dev.lvg.http.ObjectId;
+import dev.lvg.http.TableId;
 import dev.lvg.operation.GatewayOperation;
 import dev.lvg.transaction.TransactionLog;
 import io.vertx.core.Future;
@@ -34,7 +34,7 @@ public final class VersionService {
    * manifests still exist; see {@link VersionPruning}.
    */
   public Future<List<TableVersion>> present(
-      Pool pool, Actor reader, List<String> tableId, String branch, List<TableVersion> rows) {
+      Pool pool, Actor reader, TableId tableId, String branch, List<TableVersion> rows) {
     return pruning.present(pool, reader, tableId, branch, rows);
   }
 
@@ -67,7 +67,7 @@ public final class VersionService {
    * One {@code BatchDeleteTableVersions}, alone or in a batch, recorded as a transaction on the
    * same client; answers the spec's response: how many went, and the transaction id.
    */
-  public Future<ObjectNode> delete(SqlClient db, Actor actor, List<String> tableId, Body body) {
+  public Future<ObjectNode> delete(SqlClient db, Actor actor, TableId tableId, Body body) {
     List<VersionRange> ranges = new ArrayList<>();
     for (Body range : body.requiredObjectList("ranges", 0, MAX_RANGES)) {
       ranges.add(
@@ -85,7 +85,7 @@ public final class VersionService {
                         GatewayOperation.BATCH_DELETE_TABLE_VERSIONS.id(),
                         Map.of(
                             "table",
-                            ObjectId.display(tableId),
+                            tableId.toString(),
                             "branch",
                             branch,
                             "deleted_count",

@@ -82,7 +82,9 @@ class InputPropertiesTest {
             () ->
                 made[0] =
                     NewVersion.from(
-                        Actor.of(TENANT, "k_test", "r1"), List.of("ns", "t"), Body.of(body))));
+                        Actor.of(TENANT, "k_test", "r1"),
+                        TableId.of(List.of("ns", "t")),
+                        Body.of(body))));
     Statistics.collect(made[0] != null ? "accepted" : "refused");
     Statistics.coverage(
         coverage -> {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.lvg.audit.Actor;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
+import dev.lvg.http.TableId;
 import dev.lvg.tenancy.Tenant;
 import java.util.List;
 import java.util.UUID;
@@ -17,7 +18,7 @@ class CommitDecisionTest {
   private static NewVersion request(long version, String branch, String path) {
     return new NewVersion(
         Actor.of(TENANT, "k_test", "r1"),
-        List.of("ns", "t"),
+        TableId.of(List.of("ns", "t")),
         version,
         branch,
         path,

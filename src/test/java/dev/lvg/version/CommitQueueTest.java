@@ -3,6 +3,7 @@ package dev.lvg.version;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lvg.audit.Actor;
+import dev.lvg.http.TableId;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -52,7 +53,7 @@ class CommitQueueTest {
   private static NewVersion request(long tenant, String table, long version) {
     return new NewVersion(
         Actor.of(new Tenant(tenant, "t" + tenant), "k_test", "r1"),
-        List.of("ns", table),
+        TableId.of(List.of("ns", table)),
         version,
         "main",
         "p" + version,

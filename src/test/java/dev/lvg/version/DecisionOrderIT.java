@@ -10,6 +10,7 @@ import dev.lvg.catalog.BranchRepository;
 import dev.lvg.catalog.CatalogRepository;
 import dev.lvg.catalog.NamespaceRepository;
 import dev.lvg.db.Database;
+import dev.lvg.http.TableId;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -179,7 +180,7 @@ class DecisionOrderIT {
       NewVersion request =
           new NewVersion(
               Actor.of(tenant, "decision-order", "r-" + n),
-              List.of("ns", table),
+              TableId.of(List.of("ns", table)),
               c.version(),
               c.requestBranch(),
               c.path(),
