@@ -5,16 +5,20 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import dev.lvg.auth.Declaration;
+import dev.lvg.config.GatewayConfig;
+import dev.lvg.platform.Exported;
 import io.vertx.ext.web.Router;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -61,11 +65,61 @@ class ArchitectureTest {
         .check(MAIN);
   }
 
-  /** The packages of the features the module map lists, each module's own. */
+  /** The packages of the features the module map lists (every feature on), each module's own. */
+  private static final List<String> FEATURE_PACKAGES =
+      Modules.of(GatewayConfig.fromSettings(Map.of("LVG_CONSOLE", "true"))).stream()
+          .map(module -> module.getClass().getPackageName())
+          .distinct()
+          .toList();
+
   private static final String[] FEATURES =
-      Stream.of("admin", "batch", "catalog", "console", "feed", "tag", "transaction", "version")
-          .map(name -> "dev.lvg." + name + "..")
-          .toArray(String[]::new);
+      FEATURE_PACKAGES.stream().map(name -> name + "..").toArray(String[]::new);
+
+  @Test
+  void theModuleMapNamesEveryFeature() {
+    assertThat(FEATURE_PACKAGES)
+        .containsExactlyInAnyOrder(
+            "dev.lvg.admin",
+            "dev.lvg.batch",
+            "dev.lvg.catalog",
+            "dev.lvg.console",
+            "dev.lvg.feed",
+            "dev.lvg.tag",
+            "dev.lvg.transaction",
+            "dev.lvg.version");
+  }
+
+  @Test
+  void aFeatureUsesOnlyWhatAnotherFeatureExports() {
+    for (String feature : FEATURE_PACKAGES) {
+      noClasses()
+          .that()
+          .resideInAPackage(feature + "..")
+          .should()
+          .dependOnClassesThat(
+              new DescribedPredicate<JavaClass>("belong to another feature and are not @Exported") {
+                @Override
+                public boolean test(JavaClass target) {
+                  String owner = target.getPackageName();
+                  return !owner.equals(feature)
+                      && !owner.startsWith(feature + ".")
+                      && FEATURE_PACKAGES.stream()
+                          .anyMatch(other -> owner.equals(other) || owner.startsWith(other + "."))
+                      && !outermost(target).isAnnotatedWith(Exported.class);
+                }
+              })
+          .because("a feature reaches another only through what that one exports")
+          .check(MAIN);
+    }
+  }
+
+  private static JavaClass outermost(JavaClass type) {
+    JavaClass outer = type;
+    while (outer.getEnclosingClass().isPresent()) {
+      outer = outer.getEnclosingClass().get();
+    }
+    return outer;
+  }
 
   @Test
   void everyFeaturePackageHasAModule() {

@@ -3,6 +3,7 @@ package dev.lvg.catalog;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
 import dev.lvg.http.TableId;
+import dev.lvg.platform.Exported;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -16,6 +17,7 @@ import java.util.List;
  * Branches of a table. {@code main} always exists and is not stored; every other branch records the
  * branch and version it starts from, and its own version chain continues from there.
  */
+@Exported
 public final class BranchRepository {
   static final String FIND_BRANCH =
       """

@@ -4,8 +4,10 @@ import dev.lvg.http.ApiException;
 import dev.lvg.http.Body;
 import dev.lvg.http.ErrorCode;
 import dev.lvg.http.ObjectId;
+import dev.lvg.platform.Exported;
 
 /** Branch names: {@code main} always exists; a request names another with {@code branch}. */
+@Exported
 public final class Branches {
   public static final String MAIN = "main";
 

@@ -2,6 +2,7 @@ package dev.lvg.catalog;
 
 import dev.lvg.auth.Routes;
 import dev.lvg.config.GatewayConfig;
+import dev.lvg.platform.Exported;
 import dev.lvg.platform.Feature;
 import dev.lvg.platform.Platform;
 import io.vertx.core.Future;
@@ -10,6 +11,7 @@ import io.vertx.core.Future;
  * Namespaces, tables and branches, with the job that deletes dropped tables' data (a verticle of
  * its own, which resumes a drop an earlier gateway left unfinished).
  */
+@Exported
 public final class CatalogModule extends Feature {
   private final CatalogRepository repository = new CatalogRepository(new NamespaceRepository());
   private final BranchRepository branches = new BranchRepository(repository);

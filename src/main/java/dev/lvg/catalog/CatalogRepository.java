@@ -4,6 +4,7 @@ import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
 import dev.lvg.http.NamespaceId;
 import dev.lvg.http.TableId;
+import dev.lvg.platform.Exported;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -22,6 +23,7 @@ import java.util.Map;
  * to run on, so the same operation serves alone (the pool) or inside a batch (one transaction's
  * connection).
  */
+@Exported
 public final class CatalogRepository {
   private static final String UNIQUE_VIOLATION = "23505";
 

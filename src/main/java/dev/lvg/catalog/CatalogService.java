@@ -10,6 +10,7 @@ import dev.lvg.http.NamespaceId;
 import dev.lvg.http.ObjectId;
 import dev.lvg.http.TableId;
 import dev.lvg.operation.GatewayOperation;
+import dev.lvg.platform.Exported;
 import dev.lvg.tenancy.Tenant;
 import dev.lvg.transaction.TransactionLog;
 import io.vertx.core.Future;
@@ -22,6 +23,7 @@ import java.util.Map;
  * The catalog operations that run alone or inside a batch transaction, with their answers. Routes
  * and batches call these; they take the client to run on (the pool, or a transaction).
  */
+@Exported
 public final class CatalogService {
   private final CatalogRepository repository;
   private final BranchRepository branches;

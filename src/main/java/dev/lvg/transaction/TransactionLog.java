@@ -8,6 +8,7 @@ import dev.lvg.http.Json;
 import dev.lvg.http.NamespaceId;
 import dev.lvg.http.TableId;
 import dev.lvg.operation.GatewayOperation;
+import dev.lvg.platform.Exported;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -25,6 +26,7 @@ import java.util.UUID;
  * one row, on the client it does its work with, so the record commits with the work or not at all.
  * Only committed work is ever recorded, so every transaction found has succeeded.
  */
+@Exported
 public final class TransactionLog {
   /** The transaction and its audit record, in one statement. */
   static final String RECORD =

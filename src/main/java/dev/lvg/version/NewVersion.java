@@ -5,6 +5,7 @@ import dev.lvg.catalog.Branches;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Body;
 import dev.lvg.http.TableId;
+import dev.lvg.platform.Exported;
 import dev.lvg.tenancy.Tenant;
 import java.util.Map;
 import java.util.UUID;
@@ -15,6 +16,7 @@ import java.util.UUID;
  * the Lance transaction that manifest names ({@code null} when none) or why it could not be read as
  * a manifest (answered once the path is known to lie in the table).
  */
+@Exported
 public record NewVersion(
     Actor actor,
     TableId tableId,

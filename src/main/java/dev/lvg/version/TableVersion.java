@@ -2,6 +2,7 @@ package dev.lvg.version;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.http.Json;
+import dev.lvg.platform.Exported;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
 import java.util.Map;
@@ -11,6 +12,7 @@ import java.util.UUID;
  * One committed version of a table on a branch, as stored; {@code lanceTransaction} is the Lance
  * transaction its manifest names, when the gateway read it.
  */
+@Exported
 public record TableVersion(
     long version,
     String manifestPath,

@@ -7,6 +7,7 @@ import dev.lvg.http.Body;
 import dev.lvg.http.Json;
 import dev.lvg.http.TableId;
 import dev.lvg.operation.GatewayOperation;
+import dev.lvg.platform.Exported;
 import dev.lvg.transaction.TransactionLog;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 
 /** The version operations that routes and batches share. */
+@Exported
 public final class VersionService {
   static final int MAX_RANGES = 1000;
 

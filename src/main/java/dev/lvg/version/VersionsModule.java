@@ -3,6 +3,7 @@ package dev.lvg.version;
 import dev.lvg.auth.Routes;
 import dev.lvg.catalog.CatalogModule;
 import dev.lvg.config.GatewayConfig;
+import dev.lvg.platform.Exported;
 import dev.lvg.platform.Feature;
 import dev.lvg.platform.Platform;
 import io.vertx.core.Future;
@@ -11,6 +12,7 @@ import io.vertx.core.Future;
  * {@code CreateTableVersion} and the version family, through the group-commit pipeline the
  * gateway's event loops share.
  */
+@Exported
 public final class VersionsModule extends Feature {
   private final CatalogModule catalog;
   private VersionService service;
