@@ -243,12 +243,12 @@ class ArchitectureTest {
   }
 
   @Test
-  void noMainSourceFileIsOver350Lines() throws IOException {
+  void noMainSourceFileIsOver300Lines() throws IOException {
     try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
       List<String> tooLong =
           files
               .filter(file -> file.toString().endsWith(".java"))
-              .filter(file -> lines(file) > 350)
+              .filter(file -> lines(file) > 300)
               .map(Path::toString)
               .toList();
       assertThat(tooLong).isEmpty();

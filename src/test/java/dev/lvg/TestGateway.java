@@ -151,7 +151,7 @@ public final class TestGateway {
             db.prepareStatement(
                 "INSERT INTO api_keys (key_hash, tenant_id, key_id, scopes)"
                     + " SELECT ?, id, ?, '{read}' FROM tenants WHERE name = ?")) {
-      insert.setString(1, dev.lvg.tenancy.TenantDirectory.hash(key));
+      insert.setString(1, dev.lvg.tenancy.KeyDigest.hash(key));
       insert.setString(2, "k_" + key.substring(7, 31).replace("-", ""));
       insert.setString(3, name);
       if (insert.executeUpdate() != 1) {

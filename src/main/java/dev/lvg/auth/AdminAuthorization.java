@@ -3,7 +3,7 @@ package dev.lvg.auth;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
 import dev.lvg.operation.Right;
-import dev.lvg.tenancy.TenantDirectory;
+import dev.lvg.tenancy.KeyDigest;
 import io.vertx.core.Handler;
 import io.vertx.ext.web.RoutingContext;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +23,7 @@ public final class AdminAuthorization implements Handler<RoutingContext> {
     this.adminKeyHash =
         adminApiKey == null
             ? null
-            : TenantDirectory.hash(adminApiKey).getBytes(StandardCharsets.US_ASCII);
+            : KeyDigest.hash(adminApiKey).getBytes(StandardCharsets.US_ASCII);
     this.bearerTokens = bearerTokens;
   }
 
@@ -35,7 +35,7 @@ public final class AdminAuthorization implements Handler<RoutingContext> {
   public void handle(RoutingContext ctx) {
     String key = ctx.request().getHeader("x-api-key");
     if (key != null && adminKeyHash != null) {
-      byte[] given = TenantDirectory.hash(key.trim()).getBytes(StandardCharsets.US_ASCII);
+      byte[] given = KeyDigest.hash(key.trim()).getBytes(StandardCharsets.US_ASCII);
       if (MessageDigest.isEqual(given, adminKeyHash)) {
         AdminCaller.set(ctx, "operator");
         ctx.next();

@@ -7,6 +7,7 @@ import dev.lvg.http.RequestIds;
 import dev.lvg.http.Requests;
 import dev.lvg.http.Secrets;
 import dev.lvg.operation.Right;
+import dev.lvg.tenancy.KeyDigest;
 import dev.lvg.tenancy.Principal;
 import dev.lvg.tenancy.Tenant;
 import dev.lvg.tenancy.TenantDirectory;
@@ -100,7 +101,7 @@ public final class Authentication implements Handler<RoutingContext> {
     HttpServerRequest request = ctx.request();
     String key = request.getHeader("x-api-key");
     if (key != null) {
-      String hash = TenantDirectory.hash(key.trim());
+      String hash = KeyDigest.hash(key.trim());
       Tenant known = tenants.lastResolvedTenant(hash);
       return known != null ? requesterOf(known.id()) : UNRESOLVED;
     }
@@ -109,8 +110,7 @@ public final class Authentication implements Handler<RoutingContext> {
       return "anonymous";
     }
     String token = bearerTokens == null ? null : bearerToken(authorization);
-    Tenant verified =
-        token == null ? null : tenants.lastVerifiedTenant(TenantDirectory.hash(token));
+    Tenant verified = token == null ? null : tenants.lastVerifiedTenant(KeyDigest.hash(token));
     return verified != null ? requesterOf(verified.id()) : UNRESOLVED;
   }
 
@@ -227,7 +227,7 @@ public final class Authentication implements Handler<RoutingContext> {
             principal -> {
               // Remembered so that admission knows whose load the token's next requests are.
               if (principal != null && principal.tenant() != null) {
-                tenants.rememberVerifiedToken(TenantDirectory.hash(token), principal);
+                tenants.rememberVerifiedToken(KeyDigest.hash(token), principal);
               }
             });
   }

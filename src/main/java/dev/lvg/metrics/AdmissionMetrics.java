@@ -1,7 +1,9 @@
 package dev.lvg.metrics;
 
+import dev.lvg.overload.AdmissionObserver;
 import dev.lvg.overload.ConcurrencyLimiter;
 import dev.lvg.overload.Grant;
+import dev.lvg.overload.RefusalReason;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -18,7 +20,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * and requester (the first {@link #MAX_REQUESTERS} requesters seen get a label of their own, the
  * rest share {@code other}), the current limit, the requests running and waiting, and the waits.
  */
-public final class AdmissionMetrics implements ConcurrencyLimiter.Observer {
+public final class AdmissionMetrics implements AdmissionObserver {
   static final int MAX_REQUESTERS = 20;
   static final String OTHER = "other";
 
@@ -76,7 +78,7 @@ public final class AdmissionMetrics implements ConcurrencyLimiter.Observer {
   }
 
   @Override
-  public void refused(String requester, ConcurrencyLimiter.Reason reason) {
+  public void refused(String requester, RefusalReason reason) {
     meters(requester).shed(reason).increment();
   }
 
@@ -102,7 +104,7 @@ public final class AdmissionMetrics implements ConcurrencyLimiter.Observer {
     private final AtomicReferenceArray<Counter> admitted =
         new AtomicReferenceArray<>(Grant.values().length);
     private final AtomicReferenceArray<Counter> shed =
-        new AtomicReferenceArray<>(ConcurrencyLimiter.Reason.values().length);
+        new AtomicReferenceArray<>(RefusalReason.values().length);
 
     Labelled(String label) {
       this.label = label;
@@ -112,7 +114,7 @@ public final class AdmissionMetrics implements ConcurrencyLimiter.Observer {
       return counter(admitted, grant, "admitted");
     }
 
-    Counter shed(ConcurrencyLimiter.Reason reason) {
+    Counter shed(RefusalReason reason) {
       return counter(shed, reason, "shed");
     }
 

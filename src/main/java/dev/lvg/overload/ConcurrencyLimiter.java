@@ -33,40 +33,6 @@ public final class ConcurrencyLimiter {
   static final int MIN_WAITING_ROOM = 8;
   static final long WINDOW_NANOS = 100_000_000L;
 
-  /** The limits, with their defaults chosen for a small machine. */
-  public record Settings(
-      int initialLimit,
-      int minLimit,
-      int maxLimit,
-      long maxWaitNanos,
-      double tolerance,
-      long acceptedLatencyNanos,
-      long floorLatencyNanos) {}
-
-  /** How much of the time its requests take each requester may use: a rate and a burst. */
-  public record TimeShare(double rate, long burstNanos) {}
-
-  /** Schedules a one-off task; returns what cancels it. */
-  public interface Timers {
-    Runnable schedule(long delayNanos, Runnable task);
-  }
-
-  /** Why a request was refused. */
-  public enum Reason {
-    QUEUE_FULL,
-    FAIR_SHARE,
-    DEADLINE,
-    /** The requester used its share of the database's time ({@link TimeBudget}). */
-    DATABASE_TIME
-  }
-
-  /** Hears every decision, for the meters. */
-  public interface Observer {
-    void admitted(String requester, long waitedNanos, Grant grant);
-
-    void refused(String requester, Reason reason);
-  }
-
   /** A slot held by an admitted request; released once, when its answer is sent. */
   public final class Permit {
     private final Requester requester;
@@ -89,7 +55,7 @@ public final class ConcurrencyLimiter {
   private final long maxWaitNanos;
   private final LongSupplier clock;
   private final Timers timers;
-  private final Observer observer;
+  private final AdmissionObserver observer;
   private final Map<String, Requester> requesters = new HashMap<>();
   private int running;
   private int waitingCount;
@@ -103,11 +69,11 @@ public final class ConcurrencyLimiter {
    */
   public ConcurrencyLimiter(
       String name,
-      Settings settings,
+      LimiterSettings settings,
       TimeShare share,
       LongSupplier clock,
       Timers timers,
-      Observer observer) {
+      AdmissionObserver observer) {
     this.budget = share == null ? null : new TimeBudget(share.rate(), share.burstNanos());
     this.name = name;
     this.limit =
@@ -169,7 +135,7 @@ public final class ConcurrencyLimiter {
           budget == null ? 0 : budget.wait(requester, now, known == null ? 0 : known.inFlight(now));
       if (owed > 0) {
         retryAdvice.refused();
-        afterwards.add(() -> observer.refused(requester, Reason.DATABASE_TIME));
+        afterwards.add(() -> observer.refused(requester, RefusalReason.DATABASE_TIME));
         run(afterwards);
         return Refusals.heldOverBudget(name, owed, timers);
       }
@@ -199,7 +165,7 @@ public final class ConcurrencyLimiter {
    */
   private ApiException mayWait(Requester state, List<Runnable> afterwards) {
     if (maxWaitNanos <= 0) {
-      return refuse(state, Reason.QUEUE_FULL, afterwards);
+      return refuse(state, RefusalReason.QUEUE_FULL, afterwards);
     }
     int active = Requester.activeTenants(requesters.values(), state);
     int share = Math.max(1, limit.limit() / active);
@@ -210,18 +176,18 @@ public final class ConcurrencyLimiter {
               ? Requester.furthestOver(requesters.values(), share)
               : null;
       if (hog == null || hog == state) {
-        return refuse(state, Reason.QUEUE_FULL, afterwards);
+        return refuse(state, RefusalReason.QUEUE_FULL, afterwards);
       }
       Requester.Waiting evicted = hog.waiting.pollLast();
       waitingCount--;
       evicted.cancelDeadline.run();
-      ApiException error = refusal(Reason.FAIR_SHARE);
+      ApiException error = refusal(RefusalReason.FAIR_SHARE);
       afterwards.add(() -> evicted.refuse(error));
-      afterwards.add(() -> observer.refused(hog.name, Reason.FAIR_SHARE));
+      afterwards.add(() -> observer.refused(hog.name, RefusalReason.FAIR_SHARE));
       retryAdvice.refused();
     } else if (active > 1
         && state.load() >= share + Math.max(1, (long) room * share / limit.limit())) {
-      return refuse(state, Reason.FAIR_SHARE, afterwards);
+      return refuse(state, RefusalReason.FAIR_SHARE, afterwards);
     }
     return null;
   }
@@ -235,7 +201,7 @@ public final class ConcurrencyLimiter {
     return waiting.answer();
   }
 
-  private ApiException refuse(Requester state, Reason reason, List<Runnable> afterwards) {
+  private ApiException refuse(Requester state, RefusalReason reason, List<Runnable> afterwards) {
     retryAdvice.refused();
     afterwards.add(() -> observer.refused(state.name, reason));
     return refusal(reason);
@@ -310,9 +276,9 @@ public final class ConcurrencyLimiter {
       retryAdvice.refused();
       forgetIfIdle(waiting.requester);
       // The advice and the limit are read under the lock, like every other use of them.
-      error = refusal(Reason.DEADLINE);
+      error = refusal(RefusalReason.DEADLINE);
     }
-    observer.refused(waiting.requester.name, Reason.DEADLINE);
+    observer.refused(waiting.requester.name, RefusalReason.DEADLINE);
     waiting.refuse(error);
   }
 
@@ -322,7 +288,7 @@ public final class ConcurrencyLimiter {
     }
   }
 
-  private ApiException refusal(Reason reason) {
+  private ApiException refusal(RefusalReason reason) {
     return Refusals.atLimit(name, limit.limit(), reason, maxWaitNanos, retryAdvice.seconds());
   }
 

@@ -10,7 +10,7 @@ final class Refusals {
 
   /** A refusal at the limit of {@code limit} concurrent requests of class {@code name}. */
   static ApiException atLimit(
-      String name, int limit, ConcurrencyLimiter.Reason reason, long maxWaitNanos, int seconds) {
+      String name, int limit, RefusalReason reason, long maxWaitNanos, int seconds) {
     String why =
         switch (reason) {
           case QUEUE_FULL -> "its waiting room is full";
@@ -40,7 +40,7 @@ final class Refusals {
    * owes refills.
    */
   static Future<ConcurrencyLimiter.Permit> heldOverBudget(
-      String name, long owedNanos, ConcurrencyLimiter.Timers timers) {
+      String name, long owedNanos, Timers timers) {
     Promise<ConcurrencyLimiter.Permit> refused = Promise.promise();
     ApiException error = overBudget(name, owedNanos);
     timers.schedule(Math.min(owedNanos, MAX_HOLD_NANOS), () -> refused.fail(error));

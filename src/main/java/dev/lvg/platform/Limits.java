@@ -6,7 +6,9 @@ import dev.lvg.config.TenantQuotas;
 import dev.lvg.metrics.AdmissionMetrics;
 import dev.lvg.overload.AdmissionReport;
 import dev.lvg.overload.ConcurrencyLimiter;
+import dev.lvg.overload.LimiterSettings;
 import dev.lvg.overload.TenantRateLimit;
+import dev.lvg.overload.TimeShare;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Vertx;
 import java.util.HashMap;
@@ -48,7 +50,7 @@ public record Limits(
     ConcurrencyLimiter limiter =
         new ConcurrencyLimiter(
             limiterClass,
-            new ConcurrencyLimiter.Settings(
+            new LimiterSettings(
                 settings.initialLimit(),
                 settings.minLimit(),
                 settings.maxLimit(),
@@ -57,7 +59,7 @@ public record Limits(
                 TimeUnit.MILLISECONDS.toNanos(settings.acceptedLatencyMillis()),
                 TimeUnit.MILLISECONDS.toNanos(settings.floorLatencyMillis())),
             limiterClass.equals(READS) && settings.readTimeMillisPerSecond() > 0
-                ? new ConcurrencyLimiter.TimeShare(
+                ? new TimeShare(
                     settings.readTimeMillisPerSecond() / 1000.0,
                     TimeUnit.MILLISECONDS.toNanos(settings.readTimeBurstMillis()))
                 : null,

@@ -10,11 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.slf4j.LoggerFactory;
@@ -38,6 +35,7 @@ import org.slf4j.LoggerFactory;
 public final class LocalFileStore implements ObjectStore {
   private final Vertx vertx;
   private final GroupSync group;
+  private final FinalLinks links;
 
   /** A store that syncs each new manifest and its directory on their own. */
   public LocalFileStore(Vertx vertx) {
@@ -47,6 +45,7 @@ public final class LocalFileStore implements ObjectStore {
   LocalFileStore(Vertx vertx, GroupSync group) {
     this.vertx = vertx;
     this.group = group;
+    this.links = new FinalLinks(vertx, group);
   }
 
   /** The store for a {@code file://} root, syncing in groups when asked; logs which. */
@@ -212,99 +211,10 @@ public final class LocalFileStore implements ObjectStore {
     return createFinalAll(List.of(new Placement(staging, finalKey, transactionId))).get(0);
   }
 
-  /**
-   * One worker task links every placement; then one group sync per file system makes them durable,
-   * or, without group syncs, one worker task per file syncs it and its directory, side by side (a
-   * placement durable already, or that failed, answers at once).
-   */
+  /** See {@link FinalLinks#createAll}. */
   @Override
   public List<Future<Copy>> createFinalAll(List<Placement> placements) {
-    Future<List<Linked>> linked =
-        vertx.executeBlocking(
-            () -> {
-              List<Linked> all = new ArrayList<>(placements.size());
-              for (Placement one : placements) {
-                try {
-                  all.add(
-                      copy(Path.of(one.staging()), Path.of(one.finalKey()), one.transactionId()));
-                } catch (IOException | RuntimeException failed) {
-                  all.add(Linked.failed(new StorageException("create", one.finalKey(), failed)));
-                }
-              }
-              return all;
-            },
-            false);
-    Future<List<Future<Copy>>> durable =
-        linked.map(
-            all -> {
-              Map<GroupSync.Ticket, Future<Void>> syncs = syncs(all);
-              List<Future<Copy>> each = new ArrayList<>(all.size());
-              for (int i = 0; i < all.size(); i++) {
-                each.add(all.get(i).durable(vertx, syncs, placements.get(i).finalKey()));
-              }
-              return each;
-            });
-    List<Future<Copy>> answers = new ArrayList<>(placements.size());
-    for (int i = 0; i < placements.size(); i++) {
-      int index = i;
-      String finalKey = placements.get(i).finalKey();
-      answers.add(
-          durable.transform(
-              done ->
-                  done.succeeded()
-                      ? done.result().get(index)
-                      : Future.failedFuture(
-                          new StorageException("create", finalKey, done.cause()))));
-    }
-    return answers;
-  }
-
-  /**
-   * One group sync per ticket among {@code all}, asked for together so that one sync serves all.
-   */
-  private Map<GroupSync.Ticket, Future<Void>> syncs(List<Linked> all) {
-    Map<GroupSync.Ticket, Future<Void>> syncs = new HashMap<>();
-    for (Linked one : all) {
-      if (one.ticket() != null) {
-        syncs.computeIfAbsent(one.ticket(), group::after);
-      }
-    }
-    return syncs;
-  }
-
-  private Linked copy(Path staging, Path target, String transactionId) throws IOException {
-    if (staging.equals(target)) {
-      if (!Files.exists(target)) {
-        return Linked.synced(LocalFiles.sourceMissing());
-      }
-      // The writer put its manifest at the final name itself; it counts once durable like ours.
-      return Linked.durable(
-          new Copy(CopyOutcome.SAME, LocalFiles.describe(target)),
-          target,
-          group == null ? null : group.ticket(target.getParent()));
-    }
-    GroupSync.Ticket ticket = null;
-    try {
-      if (group != null) {
-        ticket = group.ticket(target.getParent());
-      }
-      Files.createLink(target, staging);
-    } catch (NoSuchFileException missing) {
-      return Linked.synced(
-          Files.exists(staging)
-              ? LocalFiles.copyThroughMark(staging, target, transactionId)
-              : LocalFiles.sourceMissing());
-    } catch (FileAlreadyExistsException exists) {
-      // The same bytes may have been linked by a commit that died before they were synced.
-      Copy found = LocalFiles.compare(staging, target);
-      return found.outcome() == CopyOutcome.SAME
-          ? Linked.durable(found, target, ticket)
-          : Linked.synced(found);
-    } catch (IOException | UnsupportedOperationException noLinks) {
-      return Linked.synced(LocalFiles.copyThroughMark(staging, target, transactionId));
-    }
-    return Linked.durable(
-        new Copy(CopyOutcome.CREATED, LocalFiles.describe(target)), target, ticket);
+    return links.createAll(placements);
   }
 
   /** See {@link LocalFiles#removeAbandoned}. */

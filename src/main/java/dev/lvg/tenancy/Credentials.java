@@ -158,7 +158,7 @@ public final class Credentials {
                             ? conn.preparedQuery(INSERT_KEY)
                                 .execute(
                                     Tuple.of(
-                                        TenantDirectory.hash(apiKey),
+                                        KeyDigest.hash(apiKey),
                                         found.iterator().next().getLong(0),
                                         keyId,
                                         scopes,

@@ -10,11 +10,7 @@ import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.EnumSet;
-import java.util.HexFormat;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -91,7 +87,7 @@ public final class TenantDirectory {
    * code 15 when its tenant is disabled.
    */
   public Future<Principal> authenticate(String apiKey) {
-    String hash = hash(apiKey);
+    String hash = KeyDigest.hash(apiKey);
     return resolve(hash, Principal.class, keyLookups, readAt -> lookUpKey(hash, readAt));
   }
 
@@ -295,21 +291,6 @@ public final class TenantDirectory {
           new IllegalArgumentException(
               "tenant name must match " + TENANT_NAME.pattern() + ": '" + tenantName + "'"));
     }
-    return BootstrapTenant.ensure(pool, tenantName, hash(apiKey));
+    return BootstrapTenant.ensure(pool, tenantName, KeyDigest.hash(apiKey));
   }
-
-  public static String hash(String apiKey) {
-    return HexFormat.of().formatHex(SHA_256.get().digest(apiKey.getBytes(StandardCharsets.UTF_8)));
-  }
-
-  /** Looking a digest up costs more than using it; every thread keeps one. */
-  private static final ThreadLocal<MessageDigest> SHA_256 =
-      ThreadLocal.withInitial(
-          () -> {
-            try {
-              return MessageDigest.getInstance("SHA-256");
-            } catch (NoSuchAlgorithmException e) {
-              throw new IllegalStateException("SHA-256 is not available", e);
-            }
-          });
 }

@@ -75,7 +75,7 @@ public final class VersionRoutes {
     String branch = branch(ctx, body);
     Tenant tenant = Authentication.tenant(ctx);
     return versions
-        .repository()
+        .reads()
         .list(reads, tenant, tableId, branch, descending, after, limit + 1)
         .compose(
             page ->
@@ -114,7 +114,7 @@ public final class VersionRoutes {
     String branch = branch(ctx, body);
     Tenant tenant = Authentication.tenant(ctx);
     return versions
-        .repository()
+        .reads()
         .describe(reads, tenant, tableId, branch, version)
         .compose(found -> versions.present(reads, Actor.of(ctx), tableId, branch, List.of(found)))
         .compose(

@@ -40,8 +40,9 @@ public final class VersionService {
     return pruning.present(pool, reader, tableId, branch, rows);
   }
 
-  public VersionRepository repository() {
-    return repository;
+  /** Pages of a branch's versions, and one version. */
+  public VersionReads reads() {
+    return repository.reads();
   }
 
   /** One {@code CreateTableVersion} on its own: group-committed, finalized when configured. */

@@ -2,8 +2,8 @@ package dev.lvg.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lvg.overload.ConcurrencyLimiter.Reason;
 import dev.lvg.overload.Grant;
+import dev.lvg.overload.RefusalReason;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -18,9 +18,9 @@ class AdmissionMetricsTest {
     metrics.admitted("acme", 0, Grant.FREE_SLOT);
     metrics.admitted("acme", 3_000_000, Grant.WAITED);
     metrics.admitted("globex", 0, Grant.LITTLE_DEMAND);
-    metrics.refused("acme", Reason.FAIR_SHARE);
-    metrics.refused("acme", Reason.DEADLINE);
-    metrics.refused("acme", Reason.DEADLINE);
+    metrics.refused("acme", RefusalReason.FAIR_SHARE);
+    metrics.refused("acme", RefusalReason.DEADLINE);
+    metrics.refused("acme", RefusalReason.DEADLINE);
 
     assertThat(count("acme", "admitted", "free_slot")).isEqualTo(2);
     assertThat(count("acme", "admitted", "waited")).isEqualTo(1);
@@ -37,7 +37,7 @@ class AdmissionMetricsTest {
     int requesters = AdmissionMetrics.MAX_REQUESTERS + 5;
     for (int round = 0; round < 2; round++) {
       for (int i = 0; i < requesters; i++) {
-        metrics.refused("tenant-" + i, Reason.QUEUE_FULL);
+        metrics.refused("tenant-" + i, RefusalReason.QUEUE_FULL);
       }
     }
 

@@ -43,8 +43,7 @@ class AdmissionTest {
     limiter =
         new ConcurrencyLimiter(
             "writes",
-            new ConcurrencyLimiter.Settings(
-                1, 1, 1, TimeUnit.MILLISECONDS.toNanos(waitMillis), 2.0, 0, 0),
+            new LimiterSettings(1, 1, 1, TimeUnit.MILLISECONDS.toNanos(waitMillis), 2.0, 0, 0),
             null,
             System::nanoTime,
             (delay, task) -> {
@@ -53,12 +52,12 @@ class AdmissionTest {
                       Math.max(1, TimeUnit.NANOSECONDS.toMillis(delay)), fired -> task.run());
               return () -> vertx.cancelTimer(timer);
             },
-            new ConcurrencyLimiter.Observer() {
+            new AdmissionObserver() {
               @Override
               public void admitted(String requester, long waitedNanos, Grant grant) {}
 
               @Override
-              public void refused(String requester, ConcurrencyLimiter.Reason reason) {}
+              public void refused(String requester, RefusalReason reason) {}
             });
     Router router = Router.router(vertx);
     router

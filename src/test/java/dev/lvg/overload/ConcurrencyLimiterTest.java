@@ -52,11 +52,10 @@ class ConcurrencyLimiterTest {
     return limiter(limit, ceiling, maxWaitMs, null);
   }
 
-  private ConcurrencyLimiter limiter(
-      int limit, int ceiling, long maxWaitMs, ConcurrencyLimiter.TimeShare share) {
+  private ConcurrencyLimiter limiter(int limit, int ceiling, long maxWaitMs, TimeShare share) {
     return new ConcurrencyLimiter(
         "writes",
-        new ConcurrencyLimiter.Settings(limit, 1, ceiling, maxWaitMs * MS, 2.0, 0, 0),
+        new LimiterSettings(limit, 1, ceiling, maxWaitMs * MS, 2.0, 0, 0),
         share,
         () -> now,
         (delay, task) -> {
@@ -64,14 +63,14 @@ class ConcurrencyLimiterTest {
           timers.add(timer);
           return () -> timer[2] = true;
         },
-        new ConcurrencyLimiter.Observer() {
+        new AdmissionObserver() {
           @Override
           public void admitted(String tenant, long waitedNanos, Grant grant) {
             decisions.add("admitted " + tenant + " " + grant);
           }
 
           @Override
-          public void refused(String tenant, ConcurrencyLimiter.Reason reason) {
+          public void refused(String tenant, RefusalReason reason) {
             decisions.add("refused " + tenant + " " + reason);
           }
         });
@@ -441,7 +440,7 @@ class ConcurrencyLimiterTest {
 
   @Test
   void aTenantThatUsedItsShareOfTimeIsRefusedWhileOthersRun() {
-    ConcurrencyLimiter limiter = limiter(8, 8, 0, new ConcurrencyLimiter.TimeShare(0.1, 100 * MS));
+    ConcurrencyLimiter limiter = limiter(8, 8, 0, new TimeShare(0.1, 100 * MS));
     Request heavy = ask(limiter, "tenant:heavy");
     now += 300 * MS;
     heavy.permit.release();

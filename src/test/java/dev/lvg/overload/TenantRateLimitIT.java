@@ -61,7 +61,7 @@ class TenantRateLimitIT {
               db.prepareStatement(
                   """
           SELECT count(*) FROM namespaces n JOIN api_keys k ON k.tenant_id = n.tenant_id WHERE k.key_hash = ?""")) {
-        count.setString(1, dev.lvg.tenancy.TenantDirectory.hash(noisyKey));
+        count.setString(1, dev.lvg.tenancy.KeyDigest.hash(noisyKey));
         try (var rows = count.executeQuery()) {
           rows.next();
           assertThat(rows.getLong(1))

@@ -21,7 +21,7 @@ class KeyAttributionIT {
     TenantDirectory tenants = gateway.gateway.tenants();
     String name = "attributed-" + UUID.randomUUID().toString().substring(0, 8);
     String key = gateway.tenantWithKey(name);
-    String hash = TenantDirectory.hash(key);
+    String hash = KeyDigest.hash(key);
     assertThat(tenants.lastResolvedTenant(hash)).as("never resolved yet").isNull();
 
     // A key that expires soon is remembered only until it expires.

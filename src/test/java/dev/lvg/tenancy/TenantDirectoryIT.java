@@ -120,7 +120,7 @@ class TenantDirectoryIT {
     assertThat(await(tenants.authenticate(key))).isNotNull();
     long firstLookup = System.nanoTime();
     // Removed behind the directory's back: no notification tells it.
-    behindItsBack("DELETE FROM api_keys WHERE key_hash = ?", TenantDirectory.hash(key));
+    behindItsBack("DELETE FROM api_keys WHERE key_hash = ?", KeyDigest.hash(key));
     Thread.sleep(2_200);
     assertThat(tenants.authenticate(key).result())
         .as("remembered, while it looks again")
@@ -137,7 +137,7 @@ class TenantDirectoryIT {
     behindItsBack(
         "UPDATE tenants SET disabled = true WHERE id = (SELECT tenant_id FROM api_keys"
             + " WHERE key_hash = ?)",
-        TenantDirectory.hash(key));
+        KeyDigest.hash(key));
     Thread.sleep(2_200);
     assertThat(tenants.authenticate(key).result()).isNotNull();
     Throwable refused = answerOnceLookedUpAgain(key).cause();
