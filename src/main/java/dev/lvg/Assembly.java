@@ -129,7 +129,7 @@ final class Assembly implements AutoCloseable {
         .compose(
             applied ->
                 CredentialEvents.listen(vertx, url, tenants)
-                    .onSuccess(listening -> credentialEvents = listening)
+                    .onSuccess(this::checkCredentialEvents)
                     .map(applied))
         .onSuccess(
             applied -> LOG.info("database schema ready ({} migrations applied now)", applied))
@@ -176,15 +176,13 @@ final class Assembly implements AutoCloseable {
   }
 
   private Platform platform(GatewayConfig config, PrometheusMeterRegistry registry, boolean citus) {
+    OutageLog outages = OutageLog.metered(registry);
+    jobs.tick("outage-tick", OutageLog.TICK_MILLIS, () -> outages.tick(System.currentTimeMillis()));
     return new Platform(
         vertx,
         config,
         pools,
-        new Meters(
-            registry,
-            new GatewayMetrics(registry),
-            new HttpMetrics(registry),
-            OutageLog.metered(vertx, registry)),
+        new Meters(registry, new GatewayMetrics(registry), new HttpMetrics(registry), outages),
         Limits.of(vertx, config, registry),
         tenants,
         storage,
@@ -268,6 +266,11 @@ final class Assembly implements AutoCloseable {
       }
     }
     storage.close();
+  }
+
+  private void checkCredentialEvents(CredentialEvents listening) {
+    credentialEvents = listening;
+    jobs.tick("credential-check", CredentialEvents.CHECK_MILLIS, listening::check);
   }
 
   /** Stops the jobs, then the modules in the reverse order of the list. */

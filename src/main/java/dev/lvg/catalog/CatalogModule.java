@@ -29,11 +29,11 @@ public final class CatalogModule extends Feature {
             repository,
             branches,
             new Locations(config.storageRoot(), config.s3(), platform.storage().vendor()));
-    return platform
-        .vertx()
-        .deployVerticle(
-            new TableDrops(
-                platform.pools().writes(), platform.storage().root(), platform.storage().store()));
+    TableDrops drops =
+        new TableDrops(
+            platform.pools().writes(), platform.storage().root(), platform.storage().store());
+    platform.jobs().every("table-drops", 1, TableDrops.POLL_MILLIS, drops::run);
+    return Future.succeededFuture();
   }
 
   public CatalogRepository repository() {

@@ -3,7 +3,6 @@ package dev.lvg.catalog;
 import dev.lvg.storage.ObjectStore;
 import dev.lvg.storage.StorageRoot;
 import io.vertx.core.Future;
-import io.vertx.core.VerticleBase;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
@@ -14,17 +13,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Deletes what dropped tables leave behind, off the request path: a drop queues a job in {@code
- * table_drops} in the statement that takes the table out of the catalog; this verticle takes the
- * jobs one at a time, deletes everything under the table's location, then its versions and branches
- * and the job, in the transaction that holds the job's row lock. A crash leaves the job queued, and
- * the next start (of any replica) finishes it; replicas skip each other's jobs, and a gateway takes
- * only jobs under its own storage root (gateways with different roots may share a database).
+ * table_drops} in the statement that takes the table out of the catalog; the job {@code
+ * table-drops} (one of the platform's jobs) takes the queued drops one at a time, deletes
+ * everything under the table's location, then its versions and branches and the queue entry, in the
+ * transaction that holds the entry's row lock. A crash leaves the job queued, and the next start
+ * (of any replica) finishes it; replicas skip each other's jobs, and a gateway takes only jobs
+ * under its own storage root (gateways with different roots may share a database).
  *
  * <p>Data is deleted only under the table's own location, and not at all when another table that
  * was not dropped has a location equal to it, inside it or around it (a registered location can
  * name any directory of the tenant's prefix): such a table's catalog entry goes, its data stays.
  */
-public final class TableDrops extends VerticleBase {
+public final class TableDrops {
   private static final Logger LOG = LoggerFactory.getLogger(TableDrops.class);
 
   /** How often an idle gateway looks for queued drops. */
@@ -53,10 +53,15 @@ public final class TableDrops extends VerticleBase {
            branches AS (DELETE FROM table_branches WHERE tenant_id = $1 AND table_id = $2)
       DELETE FROM table_drops WHERE tenant_id = $1 AND table_id = $2""";
 
+  /** At most this many drops are finished in one run; the rest wait for the next. */
+  static final int DROPS_PER_RUN = 64;
+
   private final Pool pool;
   private final StorageRoot root;
   private final ObjectStore store;
-  private volatile boolean stopped;
+
+  /** Attempts failed in a row; only the first failure and the recovery are logged. */
+  private long failedInARow;
 
   public TableDrops(Pool pool, StorageRoot root, ObjectStore store) {
     this.pool = pool;
@@ -64,55 +69,33 @@ public final class TableDrops extends VerticleBase {
     this.store = store;
   }
 
-  /** Attempts failed in a row; only the first failure and the recovery are logged. */
-  private long failedInARow;
-
-  @Override
-  public Future<?> start() {
-    next(1);
-    return Future.succeededFuture();
-  }
-
-  @Override
-  public Future<?> stop() {
-    stopped = true;
-    return Future.succeededFuture();
-  }
-
-  private void next(long delayMillis) {
-    if (stopped) {
-      return;
-    }
-    vertx.setTimer(
-        delayMillis,
-        fired ->
-            finishOne()
-                .onComplete(
-                    done -> {
-                      if (done.failed() && stoppedUnder(done.cause())) {
-                        return;
-                      }
-                      if (done.failed() && failedInARow++ == 0) {
-                        LOG.warn(
-                            "deleting dropped tables failed; retrying every {} ms: {}",
-                            POLL_MILLIS,
-                            done.cause().toString());
-                      } else if (done.succeeded() && failedInARow > 0) {
-                        LOG.info(
-                            "deleting dropped tables works again after {} failed attempts",
-                            failedInARow);
-                        failedInARow = 0;
-                      }
-                      next(done.succeeded() && done.result() ? 1 : POLL_MILLIS);
-                    }));
-  }
-
   /**
-   * Whether an attempt failed because the gateway is stopping: the verticle was stopped, or the
-   * pool closed under it first (Vert.x may close the pool before it stops this verticle).
+   * One run of the job: finishes queued drops one after another until none is left (or {@link
+   * #DROPS_PER_RUN} are done), logging the first failure in a row and the recovery.
    */
-  private boolean stoppedUnder(Throwable cause) {
-    return stopped || "Pool closed".equals(cause.getMessage());
+  public Future<Integer> run() {
+    return drain(0)
+        .onComplete(
+            done -> {
+              if (done.failed() && failedInARow++ == 0) {
+                LOG.warn(
+                    "deleting dropped tables failed; retrying every {} ms: {}",
+                    POLL_MILLIS,
+                    done.cause().toString());
+              } else if (done.succeeded() && failedInARow > 0) {
+                LOG.info(
+                    "deleting dropped tables works again after {} failed attempts", failedInARow);
+                failedInARow = 0;
+              }
+            });
+  }
+
+  private Future<Integer> drain(int finished) {
+    if (finished >= DROPS_PER_RUN) {
+      return Future.succeededFuture(finished);
+    }
+    return finishOne()
+        .compose(found -> found ? drain(finished + 1) : Future.succeededFuture(finished));
   }
 
   /** Finishes the oldest queued drop no one else is working on; answers whether there was one. */

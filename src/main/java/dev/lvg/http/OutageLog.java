@@ -2,7 +2,6 @@ package dev.lvg.http;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.vertx.core.Vertx;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,16 +16,18 @@ public final class OutageLog {
   static final long QUIET_MILLIS = 2000;
   static final long SUMMARY_MILLIS = 60_000;
 
+  /** How often {@link #tick} should run to end an outage on time. */
+  public static final long TICK_MILLIS = 1000;
+
   /**
-   * An outage log that ends outages on a once-a-second tick of {@code vertx}, with the gauge {@code
-   * lvg_dependency_outage} in {@code registry}.
+   * An outage log with the gauge {@code lvg_dependency_outage} in {@code registry}; its owner calls
+   * {@link #tick} every {@link #TICK_MILLIS}.
    */
-  public static OutageLog metered(Vertx vertx, MeterRegistry registry) {
+  public static OutageLog metered(MeterRegistry registry) {
     OutageLog outages = new OutageLog();
     Gauge.builder("lvg_dependency_outage", () -> outages.inOutage() ? 1 : 0)
         .description("1 while requests are answered 503 because PostgreSQL or storage failed")
         .register(registry);
-    vertx.setPeriodic(1000, tick -> outages.tick(System.currentTimeMillis()));
     return outages;
   }
 

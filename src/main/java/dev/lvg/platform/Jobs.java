@@ -55,6 +55,18 @@ public final class Jobs {
                     }));
   }
 
+  /** Runs {@code tick}, quick work with nothing to wait for, every {@code everyMillis}. */
+  public void tick(String name, long everyMillis, Runnable tick) {
+    every(
+        name,
+        everyMillis,
+        everyMillis,
+        () -> {
+          tick.run();
+          return Future.succeededFuture();
+        });
+  }
+
   /** The names of the jobs running, in the order they started. */
   public List<String> names() {
     List<String> names = new ArrayList<>();

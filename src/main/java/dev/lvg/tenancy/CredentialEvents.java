@@ -17,16 +17,16 @@ import org.slf4j.LoggerFactory;
  */
 public final class CredentialEvents {
   private static final Logger LOG = LoggerFactory.getLogger(CredentialEvents.class);
-  private static final long CHECK_MILLIS = 1000;
 
-  private final Vertx vertx;
+  /** How often {@link #check} should run: the longest a lost connection goes unnoticed. */
+  public static final long CHECK_MILLIS = 1000;
+
   private final PgSubscriber subscriber;
   private final TenantDirectory tenants;
-  private long checker = -1;
+  private boolean started;
   private boolean connected;
 
-  private CredentialEvents(Vertx vertx, PgSubscriber subscriber, TenantDirectory tenants) {
-    this.vertx = vertx;
+  private CredentialEvents(PgSubscriber subscriber, TenantDirectory tenants) {
     this.subscriber = subscriber;
     this.tenants = tenants;
   }
@@ -34,7 +34,7 @@ public final class CredentialEvents {
   /** Starts listening; completes once the first subscription is in place. */
   public static Future<CredentialEvents> listen(Vertx vertx, String url, TenantDirectory tenants) {
     PgSubscriber subscriber = PgSubscriber.subscriber(vertx, PgConnectOptions.fromUri(url));
-    CredentialEvents events = new CredentialEvents(vertx, subscriber, tenants);
+    CredentialEvents events = new CredentialEvents(subscriber, tenants);
     subscriber.reconnectPolicy(attempts -> CHECK_MILLIS);
     subscriber
         .channel(Credentials.CHANNEL)
@@ -44,7 +44,7 @@ public final class CredentialEvents {
         .connect()
         .map(
             connected -> {
-              events.checker = vertx.setPeriodic(CHECK_MILLIS, id -> events.check());
+              events.started();
               return events;
             });
   }
@@ -60,13 +60,21 @@ public final class CredentialEvents {
     }
     tenants.forgetAll();
     tenants.remember(true);
-    if (!connected && checker >= 0) {
+    if (!connected && started) {
       LOG.info("hearing about credential changes again; remembering resolved keys again");
     }
     connected = true;
   }
 
-  private synchronized void check() {
+  private synchronized void started() {
+    started = true;
+  }
+
+  /**
+   * Notices a lost connection (every {@link #CHECK_MILLIS}, as one of the gateway's jobs): resolved
+   * keys are then no longer remembered until it is back.
+   */
+  public synchronized void check() {
     if (connected && subscriber.actualConnection() == null) {
       connected = false;
       tenants.remember(false);
@@ -77,9 +85,6 @@ public final class CredentialEvents {
   }
 
   public Future<Void> close() {
-    if (checker >= 0) {
-      vertx.cancelTimer(checker);
-    }
     return subscriber.close();
   }
 }

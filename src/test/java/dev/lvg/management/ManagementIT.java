@@ -8,7 +8,9 @@ import dev.lvg.Metrics;
 import dev.lvg.TestGateway;
 import java.net.URI;
 import java.net.http.HttpRequest;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class ManagementIT {
@@ -59,6 +61,29 @@ class ManagementIT {
     assertThat(after.since(before, "vertx_pool_management_completed_total" + healthPool))
         .isGreaterThanOrEqualTo(1);
     assertThat(after.text()).doesNotContain("key-");
+  }
+
+  @Test
+  void everyBackgroundJobRunsAndIsCounted() throws Exception {
+    TestGateway gw = TestGateway.shared();
+    // Webhook delivery runs where it is turned on; WebhookIT covers it.
+    List<String> jobs =
+        List.of("outage-tick", "credential-check", "table-drops", "feed-recorded", "feed-expiry");
+    // The slowest first run comes five seconds after start.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    List<String> notYet = jobs;
+    while (!notYet.isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+      Metrics metrics = Metrics.scrape(gw);
+      notYet =
+          jobs.stream()
+              .filter(
+                  job ->
+                      metrics.value("lvg_job_runs_total{job=\"" + job + "\",outcome=\"succeeded\"}")
+                          <= 0)
+              .toList();
+    }
+    assertThat(notYet).as("jobs that never ran").isEmpty();
   }
 
   @Test

@@ -40,6 +40,25 @@ class JobsTest {
   }
 
   @Test
+  void aTickRunsEveryPeriodAndAThrowingTickCountsAsFailed() throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    jobs.tick(
+        "tick",
+        5,
+        () -> {
+          if (calls.incrementAndGet() % 2 == 0) {
+            throw new IllegalStateException("every other tick");
+          }
+        });
+    await(vertx.timer(300));
+    await(jobs.stop(1000));
+    int ran = calls.get();
+    assertThat(ran).isGreaterThan(4);
+    assertThat(runs("tick", "succeeded")).isEqualTo(ran - ran / 2);
+    assertThat(runs("tick", "failed")).isEqualTo(ran / 2);
+  }
+
+  @Test
   void aJobRunsFirstThenPeriodicallyAndEachRunIsCountedByHowItEnded() throws Exception {
     AtomicInteger calls = new AtomicInteger();
     jobs.every(
