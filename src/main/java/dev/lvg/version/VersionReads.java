@@ -4,6 +4,7 @@ import dev.lvg.catalog.BranchRepository;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
 import dev.lvg.http.TableId;
+import dev.lvg.platform.Exported;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Row;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The reads of the version store: pages of a branch's versions, and one version. */
+@Exported
 public final class VersionReads {
   /** A page of branch $4's versions after $5, ascending, at most $6. */
   static final String LIST_ASCENDING =
