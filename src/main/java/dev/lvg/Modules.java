@@ -8,6 +8,7 @@ import dev.lvg.console.ConsoleModule;
 import dev.lvg.feed.FeedModule;
 import dev.lvg.feed.WebhooksModule;
 import dev.lvg.platform.Module;
+import dev.lvg.restore.RestoreModule;
 import dev.lvg.tag.TagsModule;
 import dev.lvg.transaction.TransactionsModule;
 import dev.lvg.version.VersionsModule;
@@ -34,6 +35,7 @@ final class Modules {
             versions,
             catalog,
             new BatchModule(catalog, versions),
+            new RestoreModule(catalog, versions),
             new TransactionsModule(),
             new TagsModule(catalog),
             new AdminModule(),

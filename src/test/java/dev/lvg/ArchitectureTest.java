@@ -84,6 +84,7 @@ class ArchitectureTest {
             "dev.lvg.catalog",
             "dev.lvg.console",
             "dev.lvg.feed",
+            "dev.lvg.restore",
             "dev.lvg.tag",
             "dev.lvg.transaction",
             "dev.lvg.version");
@@ -163,13 +164,7 @@ class ArchitectureTest {
   void featuresServeOperationsOnlyThroughTheirDeclarations() {
     noClasses()
         .that()
-        .resideInAnyPackage(
-            "dev.lvg.admin..",
-            "dev.lvg.catalog..",
-            "dev.lvg.version..",
-            "dev.lvg.tag..",
-            "dev.lvg.batch..",
-            "dev.lvg.transaction..")
+        .resideInAnyPackage(FEATURES)
         .should()
         .dependOnClassesThat()
         .haveFullyQualifiedName("io.vertx.ext.web.Router")

@@ -43,6 +43,7 @@ class SpecCoverageIT {
           "ListTableBranches",
           "CreateTableBranch",
           "DeleteTableBranch",
+          "RestoreTable",
           "DescribeTransaction",
           "ListTableTags",
           "GetTableTagVersion",

@@ -37,6 +37,8 @@ public enum GatewayOperation {
   DESCRIBE_TABLE_VERSION("DescribeTableVersion", Contract.SPEC, Right.READ, null),
   BATCH_DELETE_TABLE_VERSIONS(
       "BatchDeleteTableVersions", Contract.SPEC, Right.WRITE, "io.lance.table.version.deleted"),
+  /** An old version made the latest again: its event is the version it creates. */
+  RESTORE_TABLE("RestoreTable", Contract.SPEC, Right.WRITE, null),
   /** A version whose manifest is gone, pruned by the gateway itself when a read finds it. */
   PRUNE_TABLE_VERSION(
       "PruneTableVersion", Contract.NONE, Right.WRITE, "io.lance.table.version.pruned"),

@@ -57,6 +57,23 @@ public class LanceDbNodeIT {
   }
 
   @Test
+  void aRestoredVersionIsTheLatestLanceDbReadsAndWritesAfter() throws Exception {
+    restoreAndWriteAfter(TestGateway.finalizing());
+  }
+
+  private static void restoreAndWriteAfter(TestGateway gw) throws Exception {
+    String key = gw.newTenant("lancedb-restore");
+    Api api = gw.api(key);
+    JsonNode result = script(gw, key, api, "restore.mjs");
+    assertThat(result.get("restoreStatus").intValue()).isEqualTo(200);
+    assertThat(result.get("rowsAfterRestore").intValue()).isEqualTo(2);
+    assertThat(result.get("versionAfterRestore").intValue()).isEqualTo(3);
+    assertThat(result.get("ids").toString()).isEqualTo("[1,2,4]");
+    assertThat(result.get("versions").toString()).isEqualTo("[1,2,3,4]");
+    assertThat(result.get("rowsAtVersion2").intValue()).isEqualTo(3);
+  }
+
+  @Test
   void renameDropCreateAgainDropAllAndDropTheNamespace() throws Exception {
     TestGateway gw = TestGateway.finalizing();
     String key = gw.newTenant("lancedb-life");

@@ -404,6 +404,47 @@ class LanceWriterIT {
   }
 
   @Test
+  void aRestoredVersionIsTheLatestLanceOpensAndWritesAfter() throws Exception {
+    String key = gw.newTenant("lance-restore");
+    Api api = gw.api(key);
+    api.post("/v1/namespace/ns1/create", "{}").assertOk();
+    RestNamespace namespace = namespace(key);
+    write(namespace, WriteParams.WriteMode.CREATE, 0, 4);
+    write(namespace, WriteParams.WriteMode.APPEND, 4, 3);
+
+    String transaction =
+        api.post("/v1/table/ns1%24events/restore", "{\"version\":1}")
+            .assertOk()
+            .get("transaction_id")
+            .asText();
+    JsonNode restored =
+        api.post("/v1/table/ns1%24events/version/describe", "{\"version\":3}")
+            .assertOk()
+            .get("version");
+    assertThat(restored.get("manifest_path").asText()).matches(".*/_versions/\\d{20}\\.manifest");
+    assertThat(
+            api.post("/v1/transaction/" + transaction + "/describe", "{}")
+                .assertOk()
+                .get("properties")
+                .get("version")
+                .asText())
+        .isEqualTo("3");
+
+    try (Dataset latest = open(namespace, TABLE)) {
+      assertThat(latest.version()).isEqualTo(3);
+      assertThat(LanceData.ids(latest)).containsExactlyInAnyOrder(0L, 1L, 2L, 3L);
+      try (Dataset before = latest.checkoutVersion(2)) {
+        assertThat(before.countRows()).as("the versions after the restored one stay").isEqualTo(7);
+      }
+    }
+    write(namespace, WriteParams.WriteMode.APPEND, 100, 2);
+    try (Dataset latest = open(namespace, TABLE)) {
+      assertThat(latest.version()).isEqualTo(4);
+      assertThat(LanceData.ids(latest)).containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 100L, 101L);
+    }
+  }
+
+  @Test
   void aReadOnlyKeyOpensAndReadsAndTheCommitCallLanceMakesIsRefused() throws Exception {
     String tenant = "readonly-" + java.util.UUID.randomUUID().toString().substring(0, 8);
     String owner = gw.tenantWithKey(tenant);

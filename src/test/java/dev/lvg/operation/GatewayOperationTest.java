@@ -36,7 +36,7 @@ class GatewayOperationTest {
       assertThat(declaration.right()).isEqualTo(operation.right());
       assertThat(GatewayOperation.byId(operation.id())).isSameAs(operation);
     }
-    assertThat(GatewayOperation.byId("RestoreTable")).isNull();
+    assertThat(GatewayOperation.byId("AlterTransaction")).isNull();
   }
 
   @Test
