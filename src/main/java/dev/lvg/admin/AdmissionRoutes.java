@@ -15,16 +15,8 @@ import java.util.Map;
  * The admission state: every class and requester for the operator ({@code GET
  * /admin/v1/admission}), a tenant's own counters for its keys ({@code GET /v1/admission}).
  */
-public final class AdmissionRoutes {
+public record AdmissionRoutes(Pool pool, AdmissionReport report) {
   static final String TENANT_NAMES = "SELECT id, name FROM tenants";
-
-  private final Pool pool;
-  private final AdmissionReport report;
-
-  public AdmissionRoutes(Pool pool, AdmissionReport report) {
-    this.pool = pool;
-    this.report = report;
-  }
 
   public void mount(Routes routes) {
     routes.json(

@@ -29,27 +29,15 @@ import java.util.function.Function;
 
 /**
  * Atomic batches: every entry of a request runs on one connection inside one transaction, with the
- * same rules as the single operation, and any failure rolls all of them back.
+ * same rules as the single operation, and any failure rolls all of them back. A tenant's batches
+ * take {@code turns}: one at a time in the database.
  */
-public final class BatchRoutes {
+public record BatchRoutes(
+    Pool pool, CatalogService catalog, VersionService versions, TenantTurns turns) {
   private static final int MAX_ENTRIES = 1000;
   private static final String[] OPERATIONS = {
     "declare_table", "create_table_version", "delete_table_versions", "deregister_table"
   };
-
-  private final Pool pool;
-  private final TenantTurns turns;
-  private final CatalogService catalog;
-  private final VersionService versions;
-
-  /** A tenant's batches take {@code turns}: one at a time in the database. */
-  public BatchRoutes(
-      Pool pool, CatalogService catalog, VersionService versions, TenantTurns turns) {
-    this.pool = pool;
-    this.turns = turns;
-    this.catalog = catalog;
-    this.versions = versions;
-  }
 
   public void mount(Routes routes) {
     routes.json(GatewayOperation.BATCH_CREATE_TABLE_VERSIONS, this::batchCreate);

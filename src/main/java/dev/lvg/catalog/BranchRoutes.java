@@ -17,21 +17,8 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
 import java.util.Map;
 
-/** The branch operations of one table. */
-public final class BranchRoutes {
-  private final Pool pool;
-  private final Pool reads;
-  private final BranchRepository branches;
-  private final Paging paging;
-
-  /** Writes run on {@code pool}, reads on {@code reads}. */
-  public BranchRoutes(Pool pool, Pool reads, BranchRepository branches, Paging paging) {
-    this.pool = pool;
-    this.reads = reads;
-    this.branches = branches;
-    this.paging = paging;
-  }
-
+/** The branch operations of one table: writes run on {@code pool}, reads on {@code reads}. */
+record BranchRoutes(Pool pool, Pool reads, BranchRepository branches, Paging paging) {
   public void mount(Routes routes) {
     routes.json(GatewayOperation.CREATE_TABLE_BRANCH, this::createBranch);
     routes.json(GatewayOperation.LIST_TABLE_BRANCHES, this::listBranches);

@@ -24,30 +24,8 @@ import java.util.Map;
  * and batches call these; they take the client to run on (the pool, or a transaction).
  */
 @Exported
-public final class CatalogService {
-  private final CatalogRepository repository;
-  private final BranchRepository branches;
-  private final Locations locations;
-
-  public CatalogService(
-      CatalogRepository repository, BranchRepository branches, Locations locations) {
-    this.repository = repository;
-    this.branches = branches;
-    this.locations = locations;
-  }
-
-  public CatalogRepository repository() {
-    return repository;
-  }
-
-  public BranchRepository branches() {
-    return branches;
-  }
-
-  public Locations locations() {
-    return locations;
-  }
-
+public record CatalogService(
+    CatalogRepository repository, BranchRepository branches, Locations locations) {
   /**
    * One {@code DeclareTable}, alone or as part of a batch; {@code db} is a transaction, which its
    * audit record joins.

@@ -19,23 +19,11 @@ import io.vertx.sqlclient.Pool;
 import java.util.Locale;
 import java.util.Map;
 
-/** The namespace operations: create, list, describe, check, drop. */
-final class NamespaceRoutes {
-  private final Pool pool;
-  private final Pool reads;
-  private final CatalogRepository catalog;
-  private final NamespaceRepository namespaces;
-  private final Paging paging;
-
-  /** Writes run on {@code pool}, reads on {@code reads}. */
-  NamespaceRoutes(Pool pool, Pool reads, CatalogRepository catalog, Paging paging) {
-    this.pool = pool;
-    this.reads = reads;
-    this.catalog = catalog;
-    this.namespaces = catalog.namespaces();
-    this.paging = paging;
-  }
-
+/**
+ * The namespace operations: create, list, describe, check, drop. Writes run on {@code pool}, reads
+ * on {@code reads}.
+ */
+record NamespaceRoutes(Pool pool, Pool reads, CatalogRepository catalog, Paging paging) {
   void mount(Routes routes) {
     routes.json(GatewayOperation.CREATE_NAMESPACE, this::createNamespace);
     routes.json(GatewayOperation.LIST_NAMESPACES, this::listNamespaces);
@@ -61,7 +49,7 @@ final class NamespaceRoutes {
             actor,
             GatewayOperation.CREATE_NAMESPACE.id(),
             id.toString(),
-            tx -> namespaces.createNamespace(tx, actor.tenant(), id, mode, properties),
+            tx -> catalog.namespaces().createNamespace(tx, actor.tenant(), id, mode, properties),
             NamespaceRepository.Created::changed)
         .map(created -> CatalogService.withProperties(Json.object(), created.properties()));
   }
@@ -88,21 +76,23 @@ final class NamespaceRoutes {
     NamespaceId parent = ObjectId.namespace(ctx);
     int limit = paging.limit(ctx);
     String after = Paging.decode(ctx.queryParams().get("page_token"));
-    return namespaces
+    return catalog
+        .namespaces()
         .listNamespaces(reads, Authentication.tenant(ctx), parent, after, limit)
         .map(names -> CatalogRoutes.page("namespaces", names, limit));
   }
 
   private Future<ObjectNode> describeNamespace(RoutingContext ctx) {
     NamespaceId id = ObjectId.namespace(ctx, Requests.body(ctx));
-    return namespaces
+    return catalog
+        .namespaces()
         .describeNamespace(reads, Authentication.tenant(ctx), id)
         .map(properties -> CatalogService.withProperties(Json.object(), properties));
   }
 
   private Future<?> namespaceExists(RoutingContext ctx) {
     NamespaceId id = ObjectId.namespace(ctx, Requests.body(ctx));
-    return namespaces.describeNamespace(reads, Authentication.tenant(ctx), id);
+    return catalog.namespaces().describeNamespace(reads, Authentication.tenant(ctx), id);
   }
 
   private Future<ObjectNode> dropNamespace(RoutingContext ctx) {

@@ -28,7 +28,7 @@ import java.util.List;
  * the events committed after it was registered, or every event kept when {@code from} is {@code
  * start}; its secret is shown once.
  */
-public final class WebhookRoutes {
+public record WebhookRoutes(Pool pool, WebhookTargets targets) {
   static final String TENANT = "SELECT id FROM tenants WHERE name = $1";
 
   static final String INSERT =
@@ -66,14 +66,6 @@ public final class WebhookRoutes {
       ORDER BY position LIMIT 1000""";
 
   private static final SecureRandom RANDOM = new SecureRandom();
-
-  private final Pool pool;
-  private final WebhookTargets targets;
-
-  public WebhookRoutes(Pool pool, WebhookTargets targets) {
-    this.pool = pool;
-    this.targets = targets;
-  }
 
   public void mount(Routes routes) {
     routes.json(GatewayOperation.CREATE_WEBHOOK, this::create);

@@ -21,23 +21,10 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
 import java.util.List;
 
-/** The version operations of one table. */
-public final class VersionRoutes {
+/** The version operations of one table: writes run on {@code pool}, reads on {@code reads}. */
+public record VersionRoutes(Pool pool, Pool reads, VersionService versions, Paging paging) {
   /** Set on a request whose {@code version/create} succeeded: true if it created the version. */
   public static final String CREATED = "lvg.created";
-
-  private final Pool pool;
-  private final Pool reads;
-  private final VersionService versions;
-  private final Paging paging;
-
-  /** Writes run on {@code pool}, reads on {@code reads}. */
-  public VersionRoutes(Pool pool, Pool reads, VersionService versions, Paging paging) {
-    this.pool = pool;
-    this.reads = reads;
-    this.versions = versions;
-    this.paging = paging;
-  }
 
   public void mount(Routes routes) {
     routes.json(GatewayOperation.CREATE_TABLE_VERSION, this::create);
