@@ -4,10 +4,10 @@ import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat;
 import dev.lvg.http.ApiException;
+import dev.lvg.storage.LanceFooter;
 import io.vertx.core.buffer.Buffer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Set;
 import java.util.UUID;
@@ -20,13 +20,11 @@ import java.util.UUID;
  * and so is everything before the manifest in the file (the index section and whatever else the
  * manifest points at), so the positions it records stay true.
  *
- * <p>The file ends as every Lance manifest file does: the manifest's length ({@code u32}) and
- * message at a position the footer gives (little-endian {@code i64}), then the format's major and
- * minor version and the magic {@code LANC}.
+ * <p>The file ends as every Lance manifest file does ({@link LanceFooter}): the manifest's length
+ * ({@code u32}) and message at the position the footer gives.
  */
 final class RestoredManifest {
-  private static final int FOOTER = 16;
-  private static final byte[] MAGIC = "LANC".getBytes(StandardCharsets.US_ASCII);
+  private static final int FOOTER = LanceFooter.LENGTH;
 
   static final int VERSION = 3;
   static final int TIMESTAMP = 7;
@@ -152,10 +150,10 @@ final class RestoredManifest {
 
   private static Located locate(Buffer file) {
     int length = file.length();
-    if (length < FOOTER + 4 || !endsWithMagic(file)) {
+    if (length < FOOTER + 4 || !LanceFooter.endsWithOne(file)) {
       throw notAManifest("it does not end with Lance's footer");
     }
-    long position = file.getLongLE(length - FOOTER);
+    long position = LanceFooter.manifestPosition(file);
     if (position < 0 || position > length - FOOTER - 4) {
       throw notAManifest("its footer points outside the file");
     }
@@ -164,16 +162,6 @@ final class RestoredManifest {
       throw notAManifest("its manifest does not end where the footer begins");
     }
     return new Located(position, file.getBytes((int) position + 4, length - FOOTER));
-  }
-
-  private static boolean endsWithMagic(Buffer file) {
-    int start = file.length() - MAGIC.length;
-    for (int i = 0; i < MAGIC.length; i++) {
-      if (file.getByte(start + i) != MAGIC[i]) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private static ApiException notAManifest(String why) {

@@ -6,7 +6,6 @@ import dev.lvg.http.ApiException;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -33,8 +32,7 @@ final class LanceManifest {
   /** A manifest message larger than this is not read; its version is committed without one. */
   static final long LARGEST = 64L << 20;
 
-  private static final int FOOTER = 16;
-  private static final byte[] MAGIC = "LANC".getBytes(StandardCharsets.US_ASCII);
+  private static final int FOOTER = LanceFooter.LENGTH;
   private static final int TRANSACTION_FILE = 12;
   private static final int TRANSACTION_SECTION = 21;
   private static final int TRANSACTION_UUID = 2;
@@ -60,10 +58,10 @@ final class LanceManifest {
     Future<UUID> transaction() {
       Buffer bytes = tail.bytes();
       long size = tail.objectSize();
-      if (bytes.length() < FOOTER || !endsWithMagic(bytes)) {
+      if (!LanceFooter.endsWithOne(bytes)) {
         return Future.failedFuture(notAManifest("it does not end with Lance's footer"));
       }
-      long position = bytes.getLongLE(bytes.length() - FOOTER);
+      long position = LanceFooter.manifestPosition(bytes);
       long end = size - FOOTER;
       if (position < 0 || position > end - 4) {
         return Future.failedFuture(notAManifest("its footer points outside the file"));
@@ -159,15 +157,5 @@ final class LanceManifest {
       return ApiException.invalidInput(
           "the staging manifest " + key + " is not a Lance manifest: " + why);
     }
-  }
-
-  private static boolean endsWithMagic(Buffer bytes) {
-    int start = bytes.length() - MAGIC.length;
-    for (int i = 0; i < MAGIC.length; i++) {
-      if (bytes.getByte(start + i) != MAGIC[i]) {
-        return false;
-      }
-    }
-    return true;
   }
 }
