@@ -199,10 +199,11 @@ public final class AdminCommand {
             .map(revoked -> Json.object().put("key_id", keyId).put("revoked", revoked));
       case "audit list":
         return AuditTrail.page(
-            pool,
-            required(options.get("tenant"), "--tenant"),
-            options.get("after"),
-            number(options, "limit", AuditTrail.DEFAULT_LIMIT));
+                pool,
+                required(options.get("tenant"), "--tenant"),
+                options.get("after"),
+                number(options, "limit", AuditTrail.DEFAULT_LIMIT))
+            .map(AdminJson::audit);
       default:
         throw new UsageException("unknown command: " + group + " " + action);
     }

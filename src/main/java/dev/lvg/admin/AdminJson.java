@@ -2,6 +2,7 @@ package dev.lvg.admin;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lvg.audit.AuditTrail;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Json;
 import dev.lvg.operation.Right;
@@ -48,6 +49,14 @@ final class AdminJson {
                         .put("created_at", tenant.createdAt())));
     result.put("next", page.next());
     return result;
+  }
+
+  /** A page of the audit trail as the admin API and the command line show it. */
+  static ObjectNode audit(AuditTrail.Page page) {
+    ObjectNode result = Json.object();
+    ArrayNode events = result.putArray("events");
+    page.events().forEach(events::add);
+    return result.put("next", page.next());
   }
 
   /** Whether a deletion's {@code behavior} (Restrict, the default, or Cascade) cascades. */

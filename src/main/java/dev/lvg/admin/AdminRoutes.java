@@ -135,10 +135,11 @@ public final class AdminRoutes {
   private Future<ObjectNode> audit(RoutingContext ctx) {
     Integer limit = Requests.queryInteger(ctx, "limit");
     return AuditTrail.page(
-        pool,
-        ctx.pathParam("tenant"),
-        ctx.queryParams().get("after"),
-        limit == null ? AuditTrail.DEFAULT_LIMIT : limit);
+            pool,
+            ctx.pathParam("tenant"),
+            ctx.queryParams().get("after"),
+            limit == null ? AuditTrail.DEFAULT_LIMIT : limit)
+        .map(AdminJson::audit);
   }
 
   private static Credentials.Changer changer(RoutingContext ctx) {

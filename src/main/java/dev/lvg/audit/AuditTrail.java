@@ -1,6 +1,5 @@
 package dev.lvg.audit;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
@@ -13,6 +12,8 @@ import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.function.Function;
@@ -116,11 +117,16 @@ public final class AuditTrail {
   }
 
   /**
-   * Up to {@code limit} changes of {@code tenant} after the cursor {@code after} (null: from the
-   * start), oldest first: {@code {"events": [...], "next": cursor}}; {@code next} is where to go on
-   * from, the same cursor again when nothing is new. 404 code 1 for a tenant that does not exist.
+   * A page of the audit trail: its events, oldest first, and the cursor to go on from (the same
+   * cursor again when nothing is new).
    */
-  public static Future<ObjectNode> page(SqlClient db, String tenant, String after, int limit) {
+  public record Page(List<ObjectNode> events, String next) {}
+
+  /**
+   * Up to {@code limit} changes of {@code tenant} after the cursor {@code after} (null: from the
+   * start), oldest first. 404 code 1 for a tenant that does not exist.
+   */
+  public static Future<Page> page(SqlClient db, String tenant, String after, int limit) {
     if (limit < 1 || limit > MAX_LIMIT) {
       return Future.failedFuture(
           ApiException.invalidInput("'limit' must be 1 to " + MAX_LIMIT + ", got " + limit));
@@ -129,7 +135,7 @@ public final class AuditTrail {
     Matcher cursor = CURSOR.matcher(from);
     if (!cursor.matches() || new BigInteger(cursor.group(1)).bitLength() > 64) {
       return Future.failedFuture(
-          ApiException.invalidInput("'after' is not a cursor this server issued: '" + after + "'"));
+          ApiException.invalidInput("'" + after + "' is not a cursor this server issued"));
     }
     long seq;
     long element;
@@ -138,7 +144,7 @@ public final class AuditTrail {
       element = Long.parseLong(cursor.group(3));
     } catch (NumberFormatException e) {
       return Future.failedFuture(
-          ApiException.invalidInput("'after' is not a cursor this server issued: '" + after + "'"));
+          ApiException.invalidInput("'" + after + "' is not a cursor this server issued"));
     }
     return db.preparedQuery(TENANT_ID)
         .execute(Tuple.of(tenant))
@@ -159,15 +165,14 @@ public final class AuditTrail {
                                 limit)))
         .map(
             rows -> {
-              ObjectNode result = Json.object();
-              ArrayNode events = result.putArray("events");
+              List<ObjectNode> events = new ArrayList<>(rows.size());
               String next = from;
               for (Row row : rows) {
                 ObjectNode event = event(tenant, row);
                 events.add(event);
                 next = event.get("cursor").asText();
               }
-              return result.put("next", next);
+              return new Page(events, next);
             });
   }
 

@@ -52,15 +52,14 @@ record BranchRoutes(Pool pool, Pool reads, BranchRepository branches, Paging pag
     Body body = Requests.body(ctx);
     TableId tableId = ObjectId.table(ctx, body);
     int limit = paging.limit(ctx);
-    String after = Paging.decode(ctx.queryParams().get("page_token"));
+    String after = Paging.after(ctx);
     return branches
         .list(reads, Authentication.tenant(ctx), tableId, after, limit)
         .map(
             page -> {
               ObjectNode result = Json.object();
               ObjectNode map = result.putObject("branches");
-              page.stream()
-                  .limit(limit)
+              Paging.shown(page, limit)
                   .forEach(
                       branch -> {
                         ObjectNode contents = map.putObject(branch.name());
@@ -77,10 +76,7 @@ record BranchRoutes(Pool pool, Pool reads, BranchRepository branches, Paging pag
                                 entry ->
                                     metadata.put(entry.getKey(), String.valueOf(entry.getValue())));
                       });
-              if (page.size() > limit) {
-                result.put("page_token", Paging.encode(page.get(limit - 1).name()));
-              }
-              return result;
+              return Paging.withToken(result, page, limit, BranchRepository.Branch::name);
             });
   }
 

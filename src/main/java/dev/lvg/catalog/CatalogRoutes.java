@@ -66,7 +66,7 @@ public final class CatalogRoutes {
     NamespaceId namespace = ObjectId.namespace(ctx);
     Requests.queryBoolean(ctx, "include_declared");
     int limit = paging.limit(ctx);
-    String after = Paging.decode(ctx.queryParams().get("page_token"));
+    String after = Paging.after(ctx);
     return catalog
         .listTables(reads, Authentication.tenant(ctx), namespace, after, limit)
         .map(names -> page("tables", names, limit));
@@ -76,11 +76,8 @@ public final class CatalogRoutes {
   static ObjectNode page(String field, List<String> names, int limit) {
     ObjectNode result = Json.object();
     ArrayNode items = result.putArray(field);
-    names.stream().limit(limit).forEach(items::add);
-    if (names.size() > limit) {
-      result.put("page_token", Paging.encode(names.get(limit - 1)));
-    }
-    return result;
+    Paging.shown(names, limit).forEach(items::add);
+    return Paging.withToken(result, names, limit, name -> name);
   }
 
   private Future<ObjectNode> declareTable(RoutingContext ctx) {
@@ -190,7 +187,7 @@ public final class CatalogRoutes {
     String delimiter = ObjectId.delimiter(ctx);
     Requests.queryBoolean(ctx, "include_declared");
     int limit = paging.limit(ctx);
-    String token = Paging.decode(ctx.queryParams().get("page_token"));
+    String token = Paging.after(ctx);
     TableId after = token == null ? null : Paging.decodeId(token);
     return catalog
         .listAllTables(reads, Authentication.tenant(ctx), after, limit)
@@ -198,13 +195,9 @@ public final class CatalogRoutes {
             ids -> {
               ObjectNode result = Json.object();
               ArrayNode tables = result.putArray("tables");
-              ids.stream()
-                  .limit(limit)
+              Paging.shown(ids, limit)
                   .forEach(id -> tables.add(String.join(delimiter, id.names())));
-              if (ids.size() > limit) {
-                result.put("page_token", Paging.encode(Paging.encodeId(ids.get(limit - 1))));
-              }
-              return result;
+              return Paging.withToken(result, ids, limit, Paging::encodeId);
             });
   }
 

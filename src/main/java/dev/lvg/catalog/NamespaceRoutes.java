@@ -75,7 +75,7 @@ record NamespaceRoutes(Pool pool, Pool reads, CatalogRepository catalog, Paging 
   private Future<ObjectNode> listNamespaces(RoutingContext ctx) {
     NamespaceId parent = ObjectId.namespace(ctx);
     int limit = paging.limit(ctx);
-    String after = Paging.decode(ctx.queryParams().get("page_token"));
+    String after = Paging.after(ctx);
     return catalog
         .namespaces()
         .listNamespaces(reads, Authentication.tenant(ctx), parent, after, limit)

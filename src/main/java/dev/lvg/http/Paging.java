@@ -1,8 +1,11 @@
 package dev.lvg.http;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.ext.web.RoutingContext;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
+import java.util.function.Function;
 
 /**
  * Keyset pagination: a page token is the opaque, encoded sort key of the last item returned, so a
@@ -11,6 +14,9 @@ import java.util.Base64;
  */
 public final class Paging {
   private static final String PREFIX = "k1:";
+
+  /** The spec's name for a page token, in requests and answers. */
+  private static final String TOKEN = "page_token";
 
   private final int defaultLimit;
   private final int maxLimit;
@@ -33,6 +39,35 @@ public final class Paging {
   public int limit(RoutingContext ctx) {
     Integer requested = Requests.queryInteger(ctx, "limit");
     return limit(requested == null ? null : requested.longValue());
+  }
+
+  /** The sort key the request's {@code page_token} query parameter carries, or null for none. */
+  public static String after(RoutingContext ctx) {
+    return decode(ctx.queryParams().get(TOKEN));
+  }
+
+  /** The same, the token taken from the query, else from the body's {@code page_token}. */
+  public static String after(RoutingContext ctx, Body body) {
+    String inQuery = ctx.queryParams().get(TOKEN);
+    return decode(inQuery != null ? inQuery : body.optionalString(TOKEN));
+  }
+
+  /**
+   * {@code result} with a {@code page_token} after the last of the page shown when {@code fetched}
+   * (read with one more than {@code limit}) holds more than a page; {@code key} is an item's sort
+   * key.
+   */
+  public static <T> ObjectNode withToken(
+      ObjectNode result, List<T> fetched, int limit, Function<T, String> key) {
+    if (fetched.size() > limit) {
+      result.put(TOKEN, encode(key.apply(fetched.get(limit - 1))));
+    }
+    return result;
+  }
+
+  /** The page shown of {@code fetched}, read with one more than {@code limit}. */
+  public static <T> List<T> shown(List<T> fetched, int limit) {
+    return fetched.subList(0, Math.min(limit, fetched.size()));
   }
 
   public static String encode(String lastKey) {
@@ -81,8 +116,8 @@ public final class Paging {
     }
   }
 
-  public static Long decodeLong(String token) {
-    String key = decode(token);
+  /** A sort key that is a number (what {@link #after} gave), or null for none. */
+  public static Long longKey(String key) {
     if (key == null) {
       return null;
     }

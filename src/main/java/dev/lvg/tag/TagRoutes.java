@@ -85,9 +85,7 @@ public final class TagRoutes {
   private Future<ObjectNode> list(RoutingContext ctx) {
     Body body = Requests.body(ctx);
     Long bodyLimit = body.optionalLong("limit");
-    String tokenParam = ctx.queryParams().get("page_token");
-    String after =
-        Paging.decode(tokenParam != null ? tokenParam : body.optionalString("page_token"));
+    String after = Paging.after(ctx, body);
     int limit = ctx.queryParams().contains("limit") ? paging.limit(ctx) : paging.limit(bodyLimit);
     return table(ctx, body)
         .compose(
@@ -100,7 +98,7 @@ public final class TagRoutes {
                               names.stream()
                                   .filter(name -> after == null || name.compareTo(after) > 0)
                                   .toList();
-                          List<String> shown = page.subList(0, Math.min(limit, page.size()));
+                          List<String> shown = Paging.shown(page, limit);
                           List<Future<JsonObject>> reads = new ArrayList<>();
                           shown.forEach(tag -> reads.add(files.read(table.location(), tag)));
                           return Future.all(reads)
@@ -111,10 +109,7 @@ public final class TagRoutes {
                                     for (int i = 0; i < shown.size(); i++) {
                                       tags.set(shown.get(i), contents(reads.get(i).result()));
                                     }
-                                    if (page.size() > limit) {
-                                      result.put("page_token", Paging.encode(shown.get(limit - 1)));
-                                    }
-                                    return result;
+                                    return Paging.withToken(result, page, limit, name -> name);
                                   });
                         }));
   }

@@ -56,9 +56,7 @@ public record VersionRoutes(Pool pool, Pool reads, VersionService versions, Pagi
         descendingParam != null
             ? descendingParam
             : Boolean.TRUE.equals(body.optionalBoolean("descending"));
-    String tokenParam = ctx.queryParams().get("page_token");
-    Long after =
-        Paging.decodeLong(tokenParam != null ? tokenParam : body.optionalString("page_token"));
+    Long after = Paging.longKey(Paging.after(ctx, body));
     String branch = branch(ctx, body);
     Tenant tenant = Authentication.tenant(ctx);
     return versions
@@ -67,24 +65,15 @@ public record VersionRoutes(Pool pool, Pool reads, VersionService versions, Pagi
         .compose(
             page ->
                 versions
-                    .present(
-                        reads,
-                        Actor.of(ctx),
-                        tableId,
-                        branch,
-                        page.subList(0, Math.min(limit, page.size())))
+                    .present(reads, Actor.of(ctx), tableId, branch, Paging.shown(page, limit))
                     .map(
                         shown -> {
                           ObjectNode result = Json.object();
                           ArrayNode items = result.putArray("versions");
                           shown.forEach(version -> items.add(version.toJson()));
                           // The token follows the rows read, so pruned ones do not end the walk.
-                          if (page.size() > limit) {
-                            result.put(
-                                "page_token",
-                                Paging.encode(Long.toString(page.get(limit - 1).version())));
-                          }
-                          return result;
+                          return Paging.withToken(
+                              result, page, limit, version -> Long.toString(version.version()));
                         }));
   }
 
