@@ -16,40 +16,12 @@ import java.util.UUID;
  * Where a version's manifest goes. A Lance writer sends the path of a staging manifest relative to
  * the store root; it must lie in {@code _versions/} of the table, or of one of its branches under
  * {@code tree/<branch>/}. The final name follows the naming scheme: V1 {@code <v>.manifest}, V2
- * {@code <u64::MAX - v, 20 digits>.manifest}.
+ * {@code <u64::MAX - v, 20 digits>.manifest}. {@code store} holds the objects of {@code root};
+ * without {@code finalizes} every version is recorded as given and storage is never touched.
  */
-public final class Manifests {
+public record Manifests(StorageRoot root, ObjectStore store, boolean finalizes) {
   private static final String VERSIONS = "_versions/";
   private static final String MANIFEST_SUFFIX = ".manifest";
-
-  private final StorageRoot root;
-  private final ObjectStore store;
-  private final boolean finalize;
-
-  /**
-   * {@code store} holds the objects of {@code root}; {@code finalize} false means every version is
-   * recorded as given and storage is never touched.
-   */
-  public Manifests(StorageRoot root, ObjectStore store, boolean finalize) {
-    this.root = root;
-    this.store = store;
-    this.finalize = finalize;
-  }
-
-  /** The storage root the tables' locations lie under. */
-  public StorageRoot root() {
-    return root;
-  }
-
-  /** The store of the root's objects. */
-  public ObjectStore store() {
-    return store;
-  }
-
-  /** False when every version is recorded as given. */
-  public boolean finalizes() {
-    return finalize;
-  }
 
   /**
    * When finalizing: writes and deletes a small object at the storage root, so that a root that
@@ -57,7 +29,7 @@ public final class Manifests {
    * commit later. Record mode never touches storage and checks nothing.
    */
   public Future<Void> checkWritable() {
-    if (!finalize) {
+    if (!finalizes) {
       return Future.succeededFuture();
     }
     String key = root.keyOf(root.locationPrefix() + ".lvg-write-check-" + UUID.randomUUID());
@@ -83,7 +55,7 @@ public final class Manifests {
    * root's store, and nothing in record mode, where storage is never touched.
    */
   public Future<Set<String>> missing(Collection<String> manifestPaths) {
-    if (!finalize) {
+    if (!finalizes) {
       return Future.succeededFuture(Set.of());
     }
     String storePrefix = root.keyOf(root.locationPrefix());
@@ -172,7 +144,7 @@ public final class Manifests {
    */
   private String stagingKey(String manifestPath) {
     String storePrefix = root.keyOf(root.locationPrefix());
-    if (!finalize || storePrefix == null) {
+    if (!finalizes || storePrefix == null) {
       return null;
     }
     String key;
@@ -208,7 +180,7 @@ public final class Manifests {
    */
   public Target target(
       String location, String manifestPath, String branch, long version, String namingScheme) {
-    if (!finalize) {
+    if (!finalizes) {
       return null;
     }
     String tableKey = root.keyOf(location);

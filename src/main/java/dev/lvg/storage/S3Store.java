@@ -29,22 +29,12 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * manifest. A final manifest carries the transaction id of its version row as the user metadata
  * {@code lvg-attempt} (its mark) until that row commits.
  */
-public final class S3Store implements ObjectStore {
+public record S3Store(Vertx vertx, S3AsyncClient client, String bucket) implements ObjectStore {
   private static final int PRECONDITION_FAILED = 412;
   private static final int CONDITIONAL_REQUEST_CONFLICT = 409;
   private static final int NOT_FOUND = 404;
   private static final int RANGE_NOT_SATISFIABLE = 416;
   private static final String MARK = "lvg-attempt";
-
-  private final Vertx vertx;
-  private final S3AsyncClient client;
-  private final String bucket;
-
-  public S3Store(Vertx vertx, S3AsyncClient client, String bucket) {
-    this.vertx = vertx;
-    this.client = client;
-    this.bucket = bucket;
-  }
 
   /** Completes on the caller's Vert.x context, never on an SDK thread. */
   private <T> Future<T> onContext(CompletableFuture<T> call) {
