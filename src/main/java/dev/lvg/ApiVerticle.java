@@ -79,10 +79,11 @@ final class ApiVerticle extends VerticleBase {
     Deadlines deadlines = config.deadlines();
     guard =
         new ConnectionGuard(
-            deadlines.headTimeoutMillis(),
-            deadlines.idleTimeoutMillis(),
-            deadlines.bodyTimeoutMillis(),
-            deadlines.maxConnections(),
+            new ConnectionGuard.Limits(
+                deadlines.headTimeoutMillis(),
+                deadlines.idleTimeoutMillis(),
+                deadlines.bodyTimeoutMillis(),
+                deadlines.maxConnections()),
             front.openConnections(),
             front.busyGuards());
     guard.start(vertx);

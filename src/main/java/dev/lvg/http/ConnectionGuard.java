@@ -26,10 +26,15 @@ public final class ConnectionGuard {
   private static final Logger LOG = LoggerFactory.getLogger(ConnectionGuard.class);
   private static final long SCAN_MILLIS = 1000;
 
-  private final long headTimeoutMillis;
-  private final long idleTimeoutMillis;
-  private final long bodyTimeoutMillis;
-  private final int maxConnections;
+  /**
+   * What a peer gets: a new connection sends a complete request head within {@code
+   * headTimeoutMillis}, a kept-alive one its next within {@code idleTimeoutMillis}, a request its
+   * body within {@code bodyTimeoutMillis}; at most {@code maxConnections} are open at once.
+   */
+  public record Limits(
+      long headTimeoutMillis, long idleTimeoutMillis, long bodyTimeoutMillis, int maxConnections) {}
+
+  private final Limits limits;
   private final AtomicInteger open;
   private final AtomicInteger busyGuards;
   private final Map<HttpConnection, Peer> peers = new HashMap<>();
@@ -56,17 +61,8 @@ public final class ConnectionGuard {
    * whose event loop still has requests in progress in a drain, both shared by every event loop's
    * guard.
    */
-  public ConnectionGuard(
-      long headTimeoutMillis,
-      long idleTimeoutMillis,
-      long bodyTimeoutMillis,
-      int maxConnections,
-      AtomicInteger open,
-      AtomicInteger busyGuards) {
-    this.headTimeoutMillis = headTimeoutMillis;
-    this.idleTimeoutMillis = idleTimeoutMillis;
-    this.bodyTimeoutMillis = bodyTimeoutMillis;
-    this.maxConnections = maxConnections;
+  public ConnectionGuard(Limits limits, AtomicInteger open, AtomicInteger busyGuards) {
+    this.limits = limits;
     this.open = open;
     this.busyGuards = busyGuards;
   }
@@ -86,11 +82,12 @@ public final class ConnectionGuard {
 
   /** A connection opened: admitted and watched, or closed at once when the cap is reached. */
   public void connected(HttpConnection connection) {
-    if (open.incrementAndGet() > maxConnections) {
+    if (open.incrementAndGet() > limits.maxConnections()) {
       open.decrementAndGet();
       if (refusedSinceLog++ == 0) {
         LOG.warn(
-            "refusing API connections: {} are open (LVG_HTTP_MAX_CONNECTIONS)", maxConnections);
+            "refusing API connections: {} are open (LVG_HTTP_MAX_CONNECTIONS)",
+            limits.maxConnections());
       }
       connection.close();
       return;
@@ -177,7 +174,7 @@ public final class ConnectionGuard {
         (connection, peer) -> {
           HttpServerRequest request = peer.current;
           if (request != null && !request.response().ended() && !request.response().closed()) {
-            if (!request.isEnded() && now - peer.since > bodyTimeoutMillis) {
+            if (!request.isEnded() && now - peer.since > limits.bodyTimeoutMillis()) {
               slowBodies.add(request);
             }
             return;
@@ -186,7 +183,7 @@ public final class ConnectionGuard {
             peer.current = null;
             peer.since = now;
           }
-          long allowed = peer.served == 0 ? headTimeoutMillis : idleTimeoutMillis;
+          long allowed = peer.served == 0 ? limits.headTimeoutMillis() : limits.idleTimeoutMillis();
           if (now - peer.since > allowed) {
             stalled.add(connection);
           }
@@ -199,7 +196,7 @@ public final class ConnectionGuard {
       ErrorResponder.answer(
           request,
           ApiException.invalidInput(
-              "the request body did not arrive within " + bodyTimeoutMillis + " ms"),
+              "the request body did not arrive within " + limits.bodyTimeoutMillis() + " ms"),
           408,
           true);
     }

@@ -79,24 +79,19 @@ final class AdaptiveLimit {
   private final PerSecond unqueuedMinima = new PerSecond(BASELINE_BUCKETS, true);
   private final PerSecond rateMaxima = new PerSecond(RATE_BUCKETS, false);
 
-  AdaptiveLimit(
-      int initial,
-      int min,
-      int max,
-      long windowNanos,
-      double tolerance,
-      long acceptedNanos,
-      long floorNanos) {
+  /** The limit {@code settings} give, sampled in windows of {@code windowNanos}. */
+  AdaptiveLimit(LimiterSettings settings, long windowNanos) {
+    min = settings.minLimit();
+    max = settings.maxLimit();
+    int initial = settings.initialLimit();
     if (min < 1 || max < min || initial < min || initial > max) {
       throw new IllegalArgumentException("need 1 <= min <= initial <= max");
     }
-    this.limit = initial;
-    this.min = min;
-    this.max = max;
+    limit = initial;
     this.windowNanos = windowNanos;
-    this.tolerance = tolerance;
-    this.acceptedNanos = acceptedNanos;
-    this.floorNanos = floorNanos;
+    tolerance = settings.tolerance();
+    acceptedNanos = settings.acceptedLatencyNanos();
+    floorNanos = settings.floorLatencyNanos();
   }
 
   int limit() {

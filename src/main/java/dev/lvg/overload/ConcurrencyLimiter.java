@@ -76,15 +76,7 @@ public final class ConcurrencyLimiter {
       AdmissionObserver observer) {
     this.budget = share == null ? null : new TimeBudget(share.rate(), share.burstNanos());
     this.name = name;
-    this.limit =
-        new AdaptiveLimit(
-            settings.initialLimit(),
-            settings.minLimit(),
-            settings.maxLimit(),
-            WINDOW_NANOS,
-            settings.tolerance(),
-            settings.acceptedLatencyNanos(),
-            settings.floorLatencyNanos());
+    this.limit = new AdaptiveLimit(settings, WINDOW_NANOS);
     this.ceiling = settings.maxLimit();
     this.maxWaitNanos = settings.maxWaitNanos();
     this.clock = clock;

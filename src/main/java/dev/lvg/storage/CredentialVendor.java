@@ -36,21 +36,19 @@ public final class CredentialVendor implements AutoCloseable {
   /** What one vend hands a writer, and until when the gateway hands it out again. */
   public record Vended(Map<String, String> options, long expiresAtMillis, long reuseUntilMillis) {}
 
+  /** The role assumed, for how long, to reach which bucket. */
+  record Role(String arn, int seconds, String bucket) {}
+
   private final Vertx vertx;
   private final StsAsyncClient sts;
-  private final String roleArn;
-  private final int seconds;
-  private final String bucket;
+  private final Role role;
   private final Clock clock;
   private final Map<String, Future<Vended>> cache = new ConcurrentHashMap<>();
 
-  CredentialVendor(
-      Vertx vertx, StsAsyncClient sts, String roleArn, int seconds, String bucket, Clock clock) {
+  CredentialVendor(Vertx vertx, StsAsyncClient sts, Role role, Clock clock) {
     this.vertx = vertx;
     this.sts = sts;
-    this.roleArn = roleArn;
-    this.seconds = seconds;
-    this.bucket = bucket;
+    this.role = role;
     this.clock = clock;
   }
 
@@ -100,7 +98,7 @@ public final class CredentialVendor implements AutoCloseable {
               AwsBasicCredentials.create(s3.accessKeyId(), s3.secretAccessKey())));
     }
     return new CredentialVendor(
-        vertx, builder.build(), s3.roleArn(), s3.vendedSeconds(), root.bucket(), clock);
+        vertx, builder.build(), new Role(s3.roleArn(), s3.vendedSeconds(), root.bucket()), clock);
   }
 
   /**
@@ -135,14 +133,14 @@ public final class CredentialVendor implements AutoCloseable {
   }
 
   private Future<Vended> assume(String tenant, String prefix, boolean write) {
-    String policy = sessionPolicy(bucket, prefix, write);
+    String policy = sessionPolicy(role.bucket(), prefix, write);
     return Future.fromCompletionStage(
             sts.assumeRole(
                 request ->
                     request
-                        .roleArn(roleArn)
+                        .roleArn(role.arn())
                         .roleSessionName(sessionName(tenant))
-                        .durationSeconds(seconds)
+                        .durationSeconds(role.seconds())
                         .policy(policy)),
             vertx.getOrCreateContext())
         .recover(
@@ -157,7 +155,7 @@ public final class CredentialVendor implements AutoCloseable {
 
   private Vended vended(Credentials credentials) {
     long expires = credentials.expiration().toEpochMilli();
-    long life = seconds * 1000L;
+    long life = role.seconds() * 1000L;
     long refreshOffset = life / 10;
     return new Vended(
         Map.of(

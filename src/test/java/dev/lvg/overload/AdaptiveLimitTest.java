@@ -32,7 +32,7 @@ class AdaptiveLimitTest {
 
   @Test
   void growsWhileLatencyStaysNearItsBaselineAndTheLimitIsInUse() {
-    AdaptiveLimit limit = new AdaptiveLimit(16, 4, 64, WINDOW, 2.0, 0, 0);
+    AdaptiveLimit limit = new AdaptiveLimit(new LimiterSettings(16, 4, 64, 0, 2.0, 0, 0), WINDOW);
     window(limit, 5, 16);
     int first = limit.limit();
     assertThat(first).isGreaterThan(16);
@@ -44,7 +44,7 @@ class AdaptiveLimitTest {
 
   @Test
   void doesNotGrowWhenTheLimitIsNotInUse() {
-    AdaptiveLimit limit = new AdaptiveLimit(16, 4, 64, WINDOW, 2.0, 0, 0);
+    AdaptiveLimit limit = new AdaptiveLimit(new LimiterSettings(16, 4, 64, 0, 2.0, 0, 0), WINDOW);
     for (int i = 0; i < 20; i++) {
       window(limit, 5, 3);
     }
@@ -53,7 +53,7 @@ class AdaptiveLimitTest {
 
   @Test
   void shrinksWhenLatencyExceedsToleranceTimesTheBaselineButNotBelowItsFloor() {
-    AdaptiveLimit limit = new AdaptiveLimit(32, 4, 64, WINDOW, 2.0, 0, 0);
+    AdaptiveLimit limit = new AdaptiveLimit(new LimiterSettings(32, 4, 64, 0, 2.0, 0, 0), WINDOW);
     window(limit, 5, 32);
     int before = limit.limit();
     window(limit, 11, before);
@@ -68,7 +68,7 @@ class AdaptiveLimitTest {
 
   @Test
   void whereLatencyStaysHighAtTheFloorTheFloorsLatencyBecomesTheBaseline() {
-    AdaptiveLimit limit = new AdaptiveLimit(32, 4, 64, WINDOW, 2.0, 0, 0);
+    AdaptiveLimit limit = new AdaptiveLimit(new LimiterSettings(32, 4, 64, 0, 2.0, 0, 0), WINDOW);
     window(limit, 5, 1);
     while (limit.limit() > 4) {
       window(limit, 50, limit.limit());
@@ -85,7 +85,7 @@ class AdaptiveLimitTest {
 
   @Test
   void slowRequestsFarBelowTheLimitDoNotShrinkIt() {
-    AdaptiveLimit limit = new AdaptiveLimit(32, 4, 64, WINDOW, 2.0, 0, 0);
+    AdaptiveLimit limit = new AdaptiveLimit(new LimiterSettings(32, 4, 64, 0, 2.0, 0, 0), WINDOW);
     window(limit, 5, 1);
     window(limit, 5, 32);
     int before = limit.limit();
@@ -119,7 +119,7 @@ class AdaptiveLimitTest {
 
   @Test
   void underLastingOverloadTheBaselineDoesNotCreepUpWithTheLatencyTheLimitAllows() {
-    AdaptiveLimit limit = new AdaptiveLimit(16, 4, 1024, WINDOW, 2.0, 0, 0);
+    AdaptiveLimit limit = new AdaptiveLimit(new LimiterSettings(16, 4, 1024, 0, 2.0, 0, 0), WINDOW);
     window(limit, 5, 1);
     // 0.2 ms per request in flight: tolerance x baseline = 10 ms is reached at 50.
     int[] range = overloaded(limit, 200, 60);
@@ -130,7 +130,7 @@ class AdaptiveLimitTest {
 
   @Test
   void aSlowdownTheLimitCannotCureDoesNotTakeItBelowWhatRecentThroughputNeeds() {
-    AdaptiveLimit limit = new AdaptiveLimit(64, 4, 256, WINDOW, 2.0, 0, 0);
+    AdaptiveLimit limit = new AdaptiveLimit(new LimiterSettings(64, 4, 256, 0, 2.0, 0, 0), WINDOW);
     window(limit, 5, 1);
     // 5,000 requests a second at 8 ms, within twice the baseline: the limit grows to its ceiling.
     for (int i = 0; i < 50; i++) {
@@ -156,7 +156,8 @@ class AdaptiveLimitTest {
 
   @Test
   void latencyThatDoesNotFallWithTheLimitDoesNotTakeItBelowWhatTheAcceptedLatencyNeeds() {
-    AdaptiveLimit limit = new AdaptiveLimit(64, 4, 512, WINDOW, 2.0, 20 * MS, 0);
+    AdaptiveLimit limit =
+        new AdaptiveLimit(new LimiterSettings(64, 4, 512, 0, 2.0, 20 * MS, 0), WINDOW);
     window(limit, 3, 4);
     // 72 in flight at 18 ms, within the accepted 20 ms: 4,000 requests a second.
     for (int i = 0; i < 30; i++) {
@@ -181,7 +182,8 @@ class AdaptiveLimitTest {
   private int[] underAFlood(long floorNanos) {
     now = 1_000_000_000L;
     started = false;
-    AdaptiveLimit limit = new AdaptiveLimit(16, 4, 512, WINDOW, 2.0, 15 * MS, floorNanos);
+    AdaptiveLimit limit =
+        new AdaptiveLimit(new LimiterSettings(16, 4, 512, 0, 2.0, 15 * MS, floorNanos), WINDOW);
     window(limit, 3, 4);
     // 56 in flight at 14 ms, within the accepted 15 ms: 4,000 requests a second.
     for (int i = 0; i < 30; i++) {
@@ -207,7 +209,7 @@ class AdaptiveLimitTest {
 
   @Test
   void aWindowBelowTheLimitWithManyInFlightIsNotTheBaseline() {
-    AdaptiveLimit limit = new AdaptiveLimit(128, 4, 512, WINDOW, 2.0, 0, 0);
+    AdaptiveLimit limit = new AdaptiveLimit(new LimiterSettings(128, 4, 512, 0, 2.0, 0, 0), WINDOW);
     window(limit, 5, 4);
     // Half the limit in flight, queueing behind a slow batch: not in use, and not light either.
     window(limit, 60, 64);
@@ -218,7 +220,7 @@ class AdaptiveLimitTest {
 
   @Test
   void aFewSlowRequestsInAQuietWindowDoNotBecomeTheBaseline() {
-    AdaptiveLimit limit = new AdaptiveLimit(32, 4, 64, WINDOW, 2.0, 0, 0);
+    AdaptiveLimit limit = new AdaptiveLimit(new LimiterSettings(32, 4, 64, 0, 2.0, 0, 0), WINDOW);
     window(limit, 5, 1);
     for (int i = 0; i < 10 * AdaptiveLimit.BASELINE_BUCKETS; i++) {
       // Five declarations of 300 ms each, one at a time.
@@ -232,7 +234,8 @@ class AdaptiveLimitTest {
 
   @Test
   void underLastingOverloadTheAcceptedLatencyHoldsTheLimit() {
-    AdaptiveLimit limit = new AdaptiveLimit(16, 4, 1024, WINDOW, 3.0, 20 * MS, 0);
+    AdaptiveLimit limit =
+        new AdaptiveLimit(new LimiterSettings(16, 4, 1024, 0, 3.0, 20 * MS, 0), WINDOW);
     window(limit, 2, 1);
     // 0.25 ms per request in flight: the accepted 20 ms is reached at 80.
     int[] range = overloaded(limit, 250, 60);
@@ -242,7 +245,7 @@ class AdaptiveLimitTest {
 
   @Test
   void latencyWithinToleranceKeepsTheLimit() {
-    AdaptiveLimit limit = new AdaptiveLimit(32, 4, 64, WINDOW, 2.0, 0, 0);
+    AdaptiveLimit limit = new AdaptiveLimit(new LimiterSettings(32, 4, 64, 0, 2.0, 0, 0), WINDOW);
     window(limit, 5, 1);
     window(limit, 9, 1);
     assertThat(limit.limit()).isEqualTo(32);
@@ -250,7 +253,7 @@ class AdaptiveLimitTest {
 
   @Test
   void theBaselineForgetsOldMinimaSoALastingSlowdownIsAccepted() {
-    AdaptiveLimit limit = new AdaptiveLimit(32, 4, 64, WINDOW, 2.0, 0, 0);
+    AdaptiveLimit limit = new AdaptiveLimit(new LimiterSettings(32, 4, 64, 0, 2.0, 0, 0), WINDOW);
     window(limit, 2, 1);
     assertThat(limit.baselineNanos(now)).isEqualTo(2 * MS);
     for (int i = 0; i < 10 * AdaptiveLimit.BASELINE_BUCKETS + 10; i++) {
@@ -264,7 +267,7 @@ class AdaptiveLimitTest {
 
   @Test
   void aWindowNeedsTimeAndSamples() {
-    AdaptiveLimit limit = new AdaptiveLimit(16, 4, 64, WINDOW, 2.0, 0, 0);
+    AdaptiveLimit limit = new AdaptiveLimit(new LimiterSettings(16, 4, 64, 0, 2.0, 0, 0), WINDOW);
     limit.onSample(now, 5 * MS, 16);
     for (int i = 0; i < 3; i++) {
       now += WINDOW;
@@ -278,7 +281,8 @@ class AdaptiveLimitTest {
 
   @Test
   void latencyUnderTheAcceptedLatencyNeverShrinksTheLimit() {
-    AdaptiveLimit limit = new AdaptiveLimit(32, 4, 64, WINDOW, 2.0, 20 * MS, 0);
+    AdaptiveLimit limit =
+        new AdaptiveLimit(new LimiterSettings(32, 4, 64, 0, 2.0, 20 * MS, 0), WINDOW);
     window(limit, 2, 32);
     int before = limit.limit();
     for (int i = 0; i < 10; i++) {
