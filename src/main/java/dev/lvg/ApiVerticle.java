@@ -33,7 +33,7 @@ final class ApiVerticle extends VerticleBase {
   /**
    * What the chain in front of every operation shares across instances: the two contracts requests
    * are checked against, the bearer tokens (null without OAuth2), the declarations served (for the
-   * served OpenAPI document) and the connection counts.
+   * served OpenAPI document), the connection counts, and where the listeners' bound ports are told.
    */
   record Front(
       ContractValidation apiContract,
@@ -41,36 +41,28 @@ final class ApiVerticle extends VerticleBase {
       BearerTokens bearerTokens,
       Set<Declaration> served,
       AtomicInteger openConnections,
-      AtomicInteger busyGuards) {}
+      AtomicInteger busyGuards,
+      AtomicInteger boundPort,
+      AtomicInteger boundAdminPort) {}
 
   private final Platform platform;
   private final List<Module> modules;
   private final Front front;
   private final int port;
-  private final AtomicInteger boundPort;
-  private final AtomicInteger boundAdminPort;
   private HttpServer server;
   private HttpServer adminServer;
   private ConnectionGuard guard;
 
   /**
    * {@code port} is the port to listen on (negative: a random port all instances share); the port
-   * it got is set in {@code boundPort}, and the admin listener's (if it has one) in {@code
-   * boundAdminPort}.
+   * it got is set in the front's {@code boundPort}, and the admin listener's (if it has one) in its
+   * {@code boundAdminPort}.
    */
-  ApiVerticle(
-      Platform platform,
-      List<Module> modules,
-      Front front,
-      int port,
-      AtomicInteger boundPort,
-      AtomicInteger boundAdminPort) {
+  ApiVerticle(Platform platform, List<Module> modules, Front front, int port) {
     this.platform = platform;
     this.modules = modules;
     this.front = front;
     this.port = port;
-    this.boundPort = boundPort;
-    this.boundAdminPort = boundAdminPort;
   }
 
   @Override
@@ -91,7 +83,7 @@ final class ApiVerticle extends VerticleBase {
     Router router = router();
     Future<HttpServer> api =
         listen(options, router, port, config.host(), !config.adminApart())
-            .onSuccess(listening -> boundPort.set(listening.actualPort()));
+            .onSuccess(listening -> front.boundPort().set(listening.actualPort()));
     if (!config.adminApart()) {
       return api.onSuccess(listening -> server = listening);
     }
@@ -105,7 +97,7 @@ final class ApiVerticle extends VerticleBase {
             both -> {
               server = api.result();
               adminServer = own.result();
-              boundAdminPort.set(adminServer.actualPort());
+              front.boundAdminPort().set(adminServer.actualPort());
             })
         .onFailure(
             failed -> {

@@ -214,12 +214,14 @@ final class Assembly implements AutoCloseable {
             tokens,
             served,
             new AtomicInteger(),
-            new AtomicInteger());
+            new AtomicInteger(),
+            apiPort,
+            adminPort);
     GatewayConfig config = platform.config();
     int port = config.port() == 0 ? -1 : config.port();
     return vertx
         .deployVerticle(
-            () -> new ApiVerticle(platform, modules, front, port, apiPort, adminPort),
+            () -> new ApiVerticle(platform, modules, front, port),
             new DeploymentOptions()
                 .setInstances(config.httpInstances())
                 .setThreadingModel(ThreadingModel.EVENT_LOOP))

@@ -1,5 +1,6 @@
 package dev.lvg.batch;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.audit.Actor;
@@ -22,10 +23,9 @@ import io.vertx.core.Future;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlClient;
-import io.vertx.sqlclient.SqlConnection;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /**
  * Atomic batches: every entry of a request runs on one connection inside one transaction, with the
@@ -44,11 +44,6 @@ public record BatchRoutes(
     routes.json(GatewayOperation.BATCH_COMMIT_TABLES, this::batchCommit);
   }
 
-  /** {@code work} in a transaction of its own, in its tenant's turn. */
-  private Future<ObjectNode> inTurn(Actor actor, Function<SqlConnection, Future<ObjectNode>> work) {
-    return turns.run(actor.tenant().id(), () -> pool.withTransaction(work));
-  }
-
   private Future<ObjectNode> batchCreate(RoutingContext ctx) {
     Body body = Requests.requiredBody(ctx);
     Actor actor = Actor.of(ctx);
@@ -56,24 +51,12 @@ public record BatchRoutes(
         body.requiredObjectList("entries", MAX_ENTRIES).stream()
             .map(entry -> NewVersion.from(actor, ObjectId.table(entry), entry))
             .toList();
-    return inTurn(
+    return all(
         actor,
-        tx ->
-            Futures.sequence(entries, entry -> versions.createInTransaction(tx, entry))
-                .compose(
-                    created ->
-                        recorded(
-                                tx,
-                                actor,
-                                GatewayOperation.BATCH_CREATE_TABLE_VERSIONS.id(),
-                                created.size())
-                            .map(
-                                transaction -> {
-                                  ObjectNode result = Json.object();
-                                  ArrayNode list = result.putArray("versions");
-                                  created.forEach(one -> list.add(one.version().toJson()));
-                                  return result.put("transaction_id", transaction);
-                                })));
+        GatewayOperation.BATCH_CREATE_TABLE_VERSIONS,
+        "versions",
+        entries,
+        (tx, entry) -> versions.createInTransaction(tx, entry).map(one -> one.version().toJson()));
   }
 
   private Future<ObjectNode> batchCommit(RoutingContext ctx) {
@@ -81,30 +64,45 @@ public record BatchRoutes(
     Actor actor = Actor.of(ctx);
     List<Body> operations = body.requiredObjectList("operations", MAX_ENTRIES);
     operations.forEach(BatchRoutes::kindOf);
-    return inTurn(
+    return all(
         actor,
-        tx ->
-            Futures.sequence(operations, operation -> run(tx, actor, operation))
-                .compose(
-                    results ->
-                        recorded(
-                                tx,
-                                actor,
-                                GatewayOperation.BATCH_COMMIT_TABLES.id(),
-                                results.size())
-                            .map(
-                                transaction -> {
-                                  ObjectNode result = Json.object();
-                                  ArrayNode list = result.putArray("results");
-                                  results.forEach(list::add);
-                                  return result.put("transaction_id", transaction);
-                                })));
+        GatewayOperation.BATCH_COMMIT_TABLES,
+        "results",
+        operations,
+        (tx, operation) -> run(tx, actor, operation));
   }
 
-  /** Records a batch of {@code entries} entries in its own transaction; answers the id. */
-  private static Future<String> recorded(SqlClient tx, Actor actor, String operation, int entries) {
-    return TransactionLog.record(
-        tx, actor, operation, Map.of("entries", Integer.toString(entries)));
+  /**
+   * Runs {@code each} of {@code items} in order in one transaction, in the tenant's turn, and
+   * records the batch there: answers the answers under {@code field}, with the batch's {@code
+   * transaction_id}.
+   */
+  private <T> Future<ObjectNode> all(
+      Actor actor,
+      GatewayOperation operation,
+      String field,
+      List<T> items,
+      BiFunction<SqlClient, T, Future<? extends JsonNode>> each) {
+    return turns.run(
+        actor.tenant().id(),
+        () ->
+            pool.withTransaction(
+                tx ->
+                    Futures.sequence(items, item -> each.apply(tx, item))
+                        .compose(
+                            answers ->
+                                TransactionLog.record(
+                                        tx,
+                                        actor,
+                                        operation.id(),
+                                        Map.of("entries", Integer.toString(answers.size())))
+                                    .map(
+                                        transaction -> {
+                                          ObjectNode result = Json.object();
+                                          ArrayNode list = result.putArray(field);
+                                          answers.forEach(list::add);
+                                          return result.put("transaction_id", transaction);
+                                        }))));
   }
 
   private static String kindOf(Body operation) {

@@ -27,7 +27,8 @@ import java.util.UUID;
  * cannot fail the others; a failure that leaves the outcome unknown (the connection broke) is
  * answered only after reading each request's slot back.
  */
-final class BatchCommitter implements CommitQueue.BatchRunner {
+record BatchCommitter(Vertx vertx, Pool pool, VersionRepository repository, Manifests manifests)
+    implements CommitQueue.BatchRunner {
   /** A request with its table's path joined once, not once per comparison of a sort. */
   private record Keyed(String table, CommitQueue.Pending pending) {}
 
@@ -36,18 +37,6 @@ final class BatchCommitter implements CommitQueue.BatchRunner {
           .thenComparing(Keyed::table)
           .thenComparing(k -> k.pending().request().branch())
           .thenComparingLong(k -> k.pending().request().version());
-
-  private final Vertx vertx;
-  private final Pool pool;
-  private final VersionRepository repository;
-  private final Manifests manifests;
-
-  BatchCommitter(Vertx vertx, Pool pool, VersionRepository repository, Manifests manifests) {
-    this.vertx = vertx;
-    this.pool = pool;
-    this.repository = repository;
-    this.manifests = manifests;
-  }
 
   @Override
   public Future<Void> run(List<CommitQueue.Pending> batch, Runnable release) {
