@@ -110,18 +110,12 @@ public final class CatalogRepository {
     return properties == null ? new JsonObject() : new JsonObject(new LinkedHashMap<>(properties));
   }
 
+  /**
+   * Names of the live tables of {@code namespace} after {@code after}, at most {@code limit + 1}.
+   */
   public Future<List<String>> listTables(
       SqlClient db, Tenant tenant, NamespaceId namespace, String after, int limit) {
-    return namespaces
-        .describeNamespace(db, tenant, namespace)
-        .compose(
-            exists ->
-                db.preparedQuery(LIST_TABLES)
-                    .execute(
-                        key(tenant, namespace)
-                            .addString(after == null ? "" : after)
-                            .addInteger(limit + 1)))
-        .map(CatalogRepository::names);
+    return namespaces.namesIn(db, tenant, namespace, LIST_TABLES, after, limit);
   }
 
   /** Ids of every live table of the tenant after {@code after}, at most {@code limit + 1}. */
@@ -138,14 +132,6 @@ public final class CatalogRepository {
               }
               return ids;
             });
-  }
-
-  private static List<String> names(RowSet<Row> rows) {
-    List<String> names = new ArrayList<>(rows.size());
-    for (Row row : rows) {
-      names.add(row.getString(0));
-    }
-    return names;
   }
 
   /** Creates the table entry; 404 code 1 when its namespace is missing, 409 code 5 when taken. */

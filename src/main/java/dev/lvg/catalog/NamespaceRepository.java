@@ -200,12 +200,22 @@ public final class NamespaceRepository {
   /** Names of the child namespaces after {@code after}, at most {@code limit + 1} of them. */
   public Future<List<String>> listNamespaces(
       SqlClient db, Tenant tenant, NamespaceId parent, String after, int limit) {
-    return describeNamespace(db, tenant, parent)
+    return namesIn(db, tenant, parent, LIST_CHILD_NAMESPACES, after, limit);
+  }
+
+  /**
+   * The names {@code query} lists in {@code namespace} after {@code after}, at most {@code limit +
+   * 1} (its parameters: the tenant, the namespace, the name after which, the limit); 404 code 1
+   * when the namespace does not exist.
+   */
+  Future<List<String>> namesIn(
+      SqlClient db, Tenant tenant, NamespaceId namespace, String query, String after, int limit) {
+    return describeNamespace(db, tenant, namespace)
         .compose(
             exists ->
-                db.preparedQuery(LIST_CHILD_NAMESPACES)
+                db.preparedQuery(query)
                     .execute(
-                        key(tenant, parent)
+                        key(tenant, namespace)
                             .addString(after == null ? "" : after)
                             .addInteger(limit + 1)))
         .map(NamespaceRepository::names);

@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /**
  * The spec's five tag operations, on the tag files Lance keeps in the dataset ({@link TagFiles}). A
@@ -141,31 +142,44 @@ public final class TagRoutes {
   }
 
   private Future<ObjectNode> create(RoutingContext ctx) {
-    Body body = Requests.requiredBody(ctx);
-    String tag = tagName(body);
-    long version = body.requiredNonNegativeLong("version");
-    String branch = Branches.fromBody(body);
-    Tenant tenant = Authentication.tenant(ctx);
-    return table(ctx, body, branch)
-        .compose(
-            table ->
-                manifestSize(tenant, table, branch, version)
-                    .compose(
-                        size -> {
-                          String now = Instant.now().toString();
-                          return files.create(
-                              table.location(), tag, file(branch, version, size, now, now));
-                        })
-                    .compose(
-                        done ->
-                            recorded(
-                                GatewayOperation.CREATE_TABLE_TAG.id(), ctx, body, tag, version)));
+    return point(
+        ctx,
+        GatewayOperation.CREATE_TABLE_TAG,
+        (location, tag, write) -> {
+          String now = Instant.now().toString();
+          return files.create(location, tag, write.apply(now, now));
+        });
   }
 
   /**
    * The version is looked up before the tag, in the upstream contract's order: 404 code 11 first.
    */
   private Future<ObjectNode> update(RoutingContext ctx) {
+    return point(
+        ctx,
+        GatewayOperation.UPDATE_TABLE_TAG,
+        (location, tag, write) ->
+            files
+                .read(location, tag)
+                .compose(
+                    old -> {
+                      String now = Instant.now().toString();
+                      return files.replace(
+                          location, tag, write.apply(old.getString("createdAt", now), now));
+                    }));
+  }
+
+  /** Writes a tag file: given its times (created, updated), the file's contents. */
+  private interface TagWrite {
+    Future<Void> write(
+        String location, String tag, BiFunction<String, String, JsonObject> contents);
+  }
+
+  /**
+   * Points the request's {@code tag} at its {@code version} of {@code branch}, which must be in the
+   * catalog, through {@code write}; records {@code operation}.
+   */
+  private Future<ObjectNode> point(RoutingContext ctx, GatewayOperation operation, TagWrite write) {
     Body body = Requests.requiredBody(ctx);
     String tag = tagName(body);
     long version = body.requiredNonNegativeLong("version");
@@ -177,25 +191,12 @@ public final class TagRoutes {
                 manifestSize(tenant, table, branch, version)
                     .compose(
                         size ->
-                            files
-                                .read(table.location(), tag)
-                                .compose(
-                                    old -> {
-                                      String now = Instant.now().toString();
-                                      return files.replace(
-                                          table.location(),
-                                          tag,
-                                          file(
-                                              branch,
-                                              version,
-                                              size,
-                                              old.getString("createdAt", now),
-                                              now));
-                                    }))
-                    .compose(
-                        done ->
-                            recorded(
-                                GatewayOperation.UPDATE_TABLE_TAG.id(), ctx, body, tag, version)));
+                            write.write(
+                                table.location(),
+                                tag,
+                                (created, updated) ->
+                                    file(branch, version, size, created, updated))))
+        .compose(done -> recorded(operation.id(), ctx, body, tag, version));
   }
 
   private Future<ObjectNode> delete(RoutingContext ctx) {
