@@ -20,8 +20,8 @@ import java.util.regex.Pattern;
 /**
  * Writes what a restore commits: the restored manifest, staged in the table's (or branch's) {@code
  * _versions/}, and the restore's transaction file in its {@code _transactions/}; answers the {@code
- * version/create} that commits it as the next version, through the commit path like any writer's
- * (finalized there when the gateway finalizes).
+ * version/create} that commits it as the next version, through the commit path like any writer's,
+ * which finalizes it.
  */
 final class Restores {
   private static final Pattern V2_NAME = Pattern.compile("\\d{20}\\.manifest");
