@@ -31,7 +31,10 @@ public final class CatalogModule extends Feature {
             new Locations(config.storageRoot(), config.s3(), platform.storage().vendor()));
     TableDrops drops =
         new TableDrops(
-            platform.pools().writes(), platform.storage().root(), platform.storage().store());
+            platform.pools().writes(),
+            platform.storage().root(),
+            platform.storage().store(),
+            platform.jobs()::stopping);
     platform.jobs().every("table-drops", 1, TableDrops.POLL_MILLIS, drops::run);
     return Future.succeededFuture();
   }

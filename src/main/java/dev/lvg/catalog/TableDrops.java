@@ -8,6 +8,7 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.util.Iterator;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,19 +60,23 @@ public final class TableDrops {
   private final Pool pool;
   private final StorageRoot root;
   private final ObjectStore store;
+  private final BooleanSupplier stopping;
 
   /** Attempts failed in a row; only the first failure and the recovery are logged. */
   private long failedInARow;
 
-  public TableDrops(Pool pool, StorageRoot root, ObjectStore store) {
+  /** Drops are finished until {@code stopping} says the gateway is stopping. */
+  public TableDrops(Pool pool, StorageRoot root, ObjectStore store, BooleanSupplier stopping) {
     this.pool = pool;
     this.root = root;
     this.store = store;
+    this.stopping = stopping;
   }
 
   /**
    * One run of the job: finishes queued drops one after another until none is left (or {@link
-   * #DROPS_PER_RUN} are done), logging the first failure in a row and the recovery.
+   * #DROPS_PER_RUN} are done, or the gateway is stopping), logging the first failure in a row and
+   * the recovery.
    */
   public Future<Integer> run() {
     return drain(0)
@@ -91,7 +96,7 @@ public final class TableDrops {
   }
 
   private Future<Integer> drain(int finished) {
-    if (finished >= DROPS_PER_RUN) {
+    if (finished >= DROPS_PER_RUN || stopping.getAsBoolean()) {
       return Future.succeededFuture(finished);
     }
     return finishOne()

@@ -27,6 +27,7 @@ public final class Jobs {
   private final Context context;
   private final MeterRegistry registry;
   private final List<Job> jobs = new CopyOnWriteArrayList<>();
+  private volatile boolean stopping;
 
   public Jobs(Vertx vertx, MeterRegistry registry) {
     this.vertx = vertx;
@@ -67,6 +68,14 @@ public final class Jobs {
         });
   }
 
+  /**
+   * Whether the jobs are being stopped: a run that does many steps checks it between them, so that
+   * it ends within the grace it is given.
+   */
+  public boolean stopping() {
+    return stopping;
+  }
+
   /** The names of the jobs running, in the order they started. */
   public List<String> names() {
     List<String> names = new ArrayList<>();
@@ -79,6 +88,7 @@ public final class Jobs {
    * up to {@code graceMillis} to end.
    */
   public Future<Void> stop(long graceMillis) {
+    stopping = true;
     Future<Void> stopped = Future.succeededFuture();
     List<Job> reversed = new ArrayList<>(jobs);
     java.util.Collections.reverse(reversed);

@@ -40,6 +40,20 @@ class JobsTest {
   }
 
   @Test
+  void aRunInProgressSeesTheJobsStopping() throws Exception {
+    Promise<Void> release = Promise.promise();
+    AtomicReference<Boolean> seen = new AtomicReference<>();
+    jobs.every(
+        "long", 1, 60_000, () -> release.future().onComplete(done -> seen.set(jobs.stopping())));
+    assertThat(jobs.stopping()).isFalse();
+    await(vertx.timer(100));
+    Future<Void> stopped = jobs.stop(1000);
+    release.complete();
+    await(stopped);
+    assertThat(seen.get()).as("the run saw the stop begin").isTrue();
+  }
+
+  @Test
   void aTickRunsEveryPeriodAndAThrowingTickCountsAsFailed() throws Exception {
     AtomicInteger calls = new AtomicInteger();
     jobs.tick(
