@@ -2,6 +2,7 @@ package dev.lvg;
 
 import dev.lvg.auth.Authentication;
 import dev.lvg.auth.Declaration;
+import dev.lvg.auth.ObjectAccess;
 import dev.lvg.auth.Routes;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ContractValidation;
@@ -23,14 +24,13 @@ import io.vertx.ext.web.handler.PlatformHandler;
 
 /**
  * Mounts each declared operation behind the common chain: latency meter, admission (reads and
- * writes apart), body, then for the namespace API its authentication, the declared right and the
- * tenant quota, and for the admin API its own authorization; then the check against the operation's
- * contract. Version creates have their outcomes counted.
+ * writes apart), body, then for the namespace API its authentication, the declared right on the
+ * object the path names ({@link ObjectAccess}) and the tenant quota, and for the admin API its own
+ * authorization; then the check against the operation's contract. Version creates have their
+ * outcomes counted.
  */
 final class ChainedRoutes implements Routes {
   private static final JsonBodies JSON_BODIES = new JsonBodies();
-  private static final Handler<RoutingContext> MAY_READ = Authentication.requiring(Right.READ);
-  private static final Handler<RoutingContext> MAY_WRITE = Authentication.requiring(Right.WRITE);
 
   private final Router router;
   private final Platform platform;
@@ -83,7 +83,7 @@ final class ChainedRoutes implements Routes {
         .handler(JSON_BODIES)
         .handler(body)
         .handler(authentication)
-        .handler(right == Right.READ ? MAY_READ : MAY_WRITE);
+        .handler(ObjectAccess.of(declaration));
     if (right == Right.READ) {
       route.handler(ErrorResponder::read);
     }

@@ -126,6 +126,12 @@ class ContractValidationIT {
             "IssueKey",
             "ListKeys",
             "RevokeKey",
+            "CreateGrant",
+            "ListGrants",
+            "DeleteGrant",
+            "ListRoles",
+            "AddRoleMember",
+            "RemoveRoleMember",
             "ListAuditEvents",
             "CreateWebhook",
             "ListWebhooks",
@@ -143,7 +149,9 @@ class ContractValidationIT {
           op.path()
               .replace("{tenant}", "some-tenant")
               .replace("{key_id}", "k_1")
-              .replace("{webhook_id}", "wh_1");
+              .replace("{webhook_id}", "wh_1")
+              .replace("{grant_id}", "g_1")
+              .replace("{role}", "readers");
       Api.Response answer = Api.call(gw.baseUrl, op.method(), path, null, null);
       answer.assertError(401, 16);
     }

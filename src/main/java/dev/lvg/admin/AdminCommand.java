@@ -7,9 +7,13 @@ import dev.lvg.db.Database;
 import dev.lvg.db.EmbeddedDatabase;
 import dev.lvg.db.Migrations;
 import dev.lvg.http.ApiException;
+import dev.lvg.http.Body;
 import dev.lvg.http.Json;
-import dev.lvg.operation.Right;
+import dev.lvg.http.ObjectId;
+import dev.lvg.tenancy.Access;
 import dev.lvg.tenancy.Credentials;
+import dev.lvg.tenancy.Grants;
+import dev.lvg.tenancy.KeyRights;
 import dev.lvg.tenancy.Tenants;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -18,7 +22,6 @@ import java.io.PrintStream;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -32,6 +35,10 @@ import java.util.concurrent.TimeUnit;
  *   keys create --tenant T [--scopes read,write] [--expires-at MILLIS] [--description TEXT]
  *   keys list --tenant T
  *   keys revoke --tenant T --key-id K
+ *   grants create --tenant T --grantee G --right R [--namespace ID | --table ID]
+ *   grants list --tenant T [--grantee G]
+ *   grants delete --tenant T --grant-id ID
+ *   roles add-member|remove-member --tenant T --role R --member M
  *   audit list --tenant T [--after CURSOR] [--limit N]
  * </pre>
  *
@@ -45,9 +52,16 @@ public final class AdminCommand {
              java -jar lance-version-gateway.jar tenants list [--after NAME] [--limit N]
              java -jar lance-version-gateway.jar tenants delete NAME [--behavior Restrict|Cascade]
              java -jar lance-version-gateway.jar keys create --tenant T [--scopes read,write]
+                 [--roles R1,R2] [--right read|write|manage [--namespace ID | --table ID]]
                  [--expires-at EPOCH_MILLIS] [--description TEXT]
              java -jar lance-version-gateway.jar keys list --tenant T
              java -jar lance-version-gateway.jar keys revoke --tenant T --key-id K
+             java -jar lance-version-gateway.jar grants create --tenant T --grantee G
+                 --right read|write|manage [--namespace ID | --table ID]
+             java -jar lance-version-gateway.jar grants list --tenant T [--grantee G]
+             java -jar lance-version-gateway.jar grants delete --tenant T --grant-id ID
+             java -jar lance-version-gateway.jar roles add-member|remove-member --tenant T
+                 --role R --member M
              java -jar lance-version-gateway.jar audit list --tenant T [--after CURSOR] [--limit N]""";
 
   private AdminCommand() {}
@@ -55,7 +69,7 @@ public final class AdminCommand {
   /** True when {@code args} name an admin command rather than starting the gateway. */
   public static boolean isCommand(String[] args) {
     return args.length > 0
-        && (args[0].equals("tenants") || args[0].equals("keys") || args[0].equals("audit"));
+        && List.of("tenants", "keys", "grants", "roles", "audit").contains(args[0]);
   }
 
   /** Runs the command; answers the exit status. */
@@ -135,6 +149,35 @@ public final class AdminCommand {
     }
   }
 
+  /** A grant's fields from {@code --right} and {@code --namespace} or {@code --table} ids. */
+  private static ObjectNode grantRequest(Map<String, String> options) {
+    ObjectNode grant = Json.object().put("right", options.get("right"));
+    for (String kind : List.of("namespace", "table")) {
+      if (options.containsKey(kind)) {
+        ObjectId.parse(options.get(kind), ObjectId.DEFAULT_DELIMITER)
+            .forEach(grant.putArray(kind)::add);
+      }
+    }
+    return grant;
+  }
+
+  /** A key's scopes, roles and one grant (when {@code --right} is given) from the options. */
+  private static ObjectNode keyRequest(Map<String, String> options) {
+    ObjectNode request = Json.object();
+    if (options.containsKey("scopes")) {
+      List.of(options.get("scopes").split(",")).stream()
+          .filter(scope -> !scope.isBlank())
+          .forEach(request.putArray("scopes")::add);
+    }
+    if (options.containsKey("roles")) {
+      List.of(options.get("roles").split(",")).forEach(request.putArray("roles")::add);
+    }
+    if (options.containsKey("right")) {
+      request.putArray("grants").add(grantRequest(options));
+    }
+    return request;
+  }
+
   private static Future<ObjectNode> command(
       String group, String action, String name, Map<String, String> options, Pool pool) {
     Credentials credentials = new Credentials(pool);
@@ -167,12 +210,11 @@ public final class AdminCommand {
             .delete(required(name, "the tenant's name"), cascade)
             .map(AdminJson::deleted);
       case "keys create":
-        Set<Right> rights;
+        KeyRights rights;
         try {
-          rights =
-              AdminJson.rights(List.of(options.getOrDefault("scopes", "read,write").split(",")));
+          rights = AdminJson.keyRights(Body.of(keyRequest(options)));
         } catch (ApiException invalid) {
-          throw new UsageException("--scopes: " + invalid.getMessage());
+          throw new UsageException(invalid.getMessage());
         }
         Long expires = null;
         if (options.containsKey("expires-at")) {
@@ -197,6 +239,38 @@ public final class AdminCommand {
         return credentials
             .revokeKey(by, required(options.get("tenant"), "--tenant"), keyId)
             .map(revoked -> Json.object().put("key_id", keyId).put("revoked", revoked));
+      case "grants create":
+        Access.Grant grant;
+        try {
+          grant = AdminJson.grant(Body.of(grantRequest(options)));
+        } catch (ApiException invalid) {
+          throw new UsageException(invalid.getMessage());
+        }
+        return new Grants(pool)
+            .grant(
+                by,
+                required(options.get("tenant"), "--tenant"),
+                required(options.get("grantee"), "--grantee"),
+                grant)
+            .map(AdminJson::grant);
+      case "grants list":
+        return new Grants(pool)
+            .list(required(options.get("tenant"), "--tenant"), options.get("grantee"))
+            .map(AdminJson::grants);
+      case "grants delete":
+        String grantId = required(options.get("grant-id"), "--grant-id");
+        return new Grants(pool)
+            .revoke(by, required(options.get("tenant"), "--tenant"), grantId)
+            .map(revoked -> Json.object().put("grant_id", grantId).put("revoked", revoked));
+      case "roles add-member":
+      case "roles remove-member":
+        String role = required(options.get("role"), "--role");
+        String member = required(options.get("member"), "--member");
+        String inTenant = required(options.get("tenant"), "--tenant");
+        return (action.equals("add-member")
+                ? new Grants(pool).addMember(by, inTenant, role, member).map(true)
+                : new Grants(pool).removeMember(by, inTenant, role, member))
+            .map(done -> Json.object().put("role", role).put("member", member).put("done", done));
       case "audit list":
         return AuditTrail.page(
                 pool,

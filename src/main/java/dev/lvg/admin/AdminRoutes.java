@@ -10,14 +10,12 @@ import dev.lvg.http.ErrorCode;
 import dev.lvg.http.Json;
 import dev.lvg.http.Requests;
 import dev.lvg.operation.GatewayOperation;
-import dev.lvg.operation.Right;
 import dev.lvg.tenancy.Credentials;
+import dev.lvg.tenancy.KeyRights;
 import dev.lvg.tenancy.Tenants;
 import io.vertx.core.Future;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
-import java.util.List;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -97,8 +95,7 @@ public final class AdminRoutes {
 
   private Future<ObjectNode> issueKey(RoutingContext ctx) {
     Body body = Requests.body(ctx);
-    List<String> scopes = body.optionalStringList("scopes");
-    Set<Right> rights = AdminJson.rights(scopes == null ? List.of("read", "write") : scopes);
+    KeyRights rights = AdminJson.keyRights(body);
     Long expiresAt = body.optionalNonNegativeLong("expires_at");
     if (expiresAt != null && expiresAt <= System.currentTimeMillis()) {
       throw ApiException.invalidInput("'expires_at' must be in the future (epoch milliseconds)");

@@ -7,12 +7,13 @@ import dev.lvg.auth.Routes;
 import dev.lvg.http.Json;
 import dev.lvg.operation.GatewayOperation;
 import dev.lvg.operation.Right;
+import dev.lvg.tenancy.Access;
 import dev.lvg.tenancy.Principal;
 import io.vertx.core.Future;
 
 /**
- * {@code GET /v1/whoami}: the tenant and the rights of the credential that asks, so that a client
- * (the console) can show what that credential may do without trying it.
+ * {@code GET /v1/whoami}: the tenant, the rights on the whole tenant and the grants below it of the
+ * credential that asks, so that a client (the console) can show what it may do without trying it.
  */
 public final class CallerRoutes {
   public void mount(Routes routes) {
@@ -26,6 +27,10 @@ public final class CallerRoutes {
             if (principal.may(right)) {
               rights.add(right.label());
             }
+          }
+          ArrayNode grants = answer.putArray("grants");
+          for (Access.Grant grant : principal.access().grants()) {
+            AdminJson.grant(grants.addObject(), grant);
           }
           return Future.succeededFuture(answer);
         });

@@ -6,7 +6,6 @@ import dev.lvg.http.ErrorCode;
 import dev.lvg.http.RequestIds;
 import dev.lvg.http.Requests;
 import dev.lvg.http.Secrets;
-import dev.lvg.operation.Right;
 import dev.lvg.tenancy.KeyDigest;
 import dev.lvg.tenancy.Principal;
 import dev.lvg.tenancy.Tenant;
@@ -132,38 +131,6 @@ public final class Authentication implements Handler<RoutingContext> {
   /** Who this request was authenticated as: tenant, rights and credential. */
   public static Principal principal(RoutingContext ctx) {
     return ctx.get(PRINCIPAL);
-  }
-
-  /**
-   * After authentication: lets the request on only when its credential grants {@code right}, else
-   * 403 code 15 naming the right (never 401: the caller is known, it may not do this).
-   */
-  public static Handler<RoutingContext> requiring(Right right) {
-    return ctx -> {
-      Principal principal = principal(ctx);
-      if (principal != null && principal.may(right)) {
-        ctx.next();
-      } else {
-        ctx.fail(
-            new ApiException(
-                ErrorCode.PERMISSION_DENIED,
-                "this credential does not grant '"
-                    + right.label()
-                    + "'"
-                    + (principal == null
-                        ? ""
-                        : " (it grants: "
-                            + (principal.rights().isEmpty()
-                                ? "nothing"
-                                : String.join(
-                                    ", ",
-                                    principal.rights().stream()
-                                        .map(Right::label)
-                                        .sorted()
-                                        .toList()))
-                            + ")")));
-      }
-    };
   }
 
   /**

@@ -4,7 +4,9 @@ import dev.lvg.config.GatewayConfig;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
 import dev.lvg.operation.Right;
+import dev.lvg.tenancy.Access;
 import dev.lvg.tenancy.Principal;
+import dev.lvg.tenancy.Tenant;
 import dev.lvg.tenancy.TenantDirectory;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -15,6 +17,7 @@ import io.vertx.ext.auth.authentication.TokenCredentials;
 import io.vertx.ext.auth.oauth2.OAuth2Auth;
 import io.vertx.ext.auth.oauth2.OAuth2Options;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
@@ -34,6 +37,7 @@ public final class BearerTokens {
 
   private final OAuth2Auth oauth2;
   private final String tenantClaim;
+  private final String roleClaim;
   private final TenantDirectory tenants;
 
   private final Map<Right, String> scopeNames;
@@ -41,11 +45,13 @@ public final class BearerTokens {
   private BearerTokens(
       OAuth2Auth oauth2,
       String tenantClaim,
+      String roleClaim,
       TenantDirectory tenants,
       Map<Right, String> scopeNames) {
     this.scopeNames = scopeNames;
     this.oauth2 = oauth2;
     this.tenantClaim = tenantClaim;
+    this.roleClaim = roleClaim;
     this.tenants = tenants;
   }
 
@@ -80,6 +86,7 @@ public final class BearerTokens {
         new BearerTokens(
             oauth2,
             settings.tenantClaim(),
+            settings.roleClaim(),
             tenants,
             Map.of(
                 Right.READ, settings.readScope(),
@@ -112,7 +119,8 @@ public final class BearerTokens {
               String tenantName = text(claims, tenantClaim);
               long expires = expiresAtMillis(claims);
               if (tenantName == null) {
-                return Future.succeededFuture(new Principal(null, rights, credential, expires));
+                return Future.succeededFuture(
+                    new Principal(null, Access.of(rights, List.of()), credential, expires));
               }
               return tenants
                   .byName(tenantName)
@@ -130,10 +138,38 @@ public final class BearerTokens {
                                   ErrorCode.PERMISSION_DENIED,
                                   "the bearer token's tenant is disabled on this gateway"));
                         }
-                        return Future.succeededFuture(
-                            new Principal(found.tenant(), rights, credential, expires));
+                        return access(found.tenant(), rights, claims)
+                            .map(
+                                access ->
+                                    new Principal(found.tenant(), access, credential, expires));
                       });
             });
+  }
+
+  /**
+   * What a token of {@code tenant} may do there: its scopes; or, with a role claim configured, the
+   * grants of that claim's values only (and the admin scope, which is not a right in the tenant).
+   */
+  private Future<Access> access(Tenant tenant, Set<Right> scopes, JsonObject claims) {
+    if (roleClaim == null) {
+      return Future.succeededFuture(Access.of(scopes, List.of()));
+    }
+    Set<Right> admin = scopes.contains(Right.ADMIN) ? Set.of(Right.ADMIN) : Set.of();
+    List<String> values = new ArrayList<>();
+    Object claim = claims == null ? null : claims.getValue(roleClaim);
+    if (claim instanceof String text && !text.isEmpty()) {
+      values.add(text);
+    } else if (claim instanceof JsonArray array) {
+      array.forEach(
+          item -> {
+            if (item instanceof String text && !text.isEmpty()) {
+              values.add(text);
+            }
+          });
+    }
+    return values.isEmpty()
+        ? Future.succeededFuture(Access.of(admin, List.of()))
+        : tenants.accessOf(tenant, admin, values);
   }
 
   /** The claim that names the tenant, for messages. */

@@ -10,9 +10,10 @@ import java.util.function.Function;
 
 /**
  * Where features serve their operations, each by its {@link Declaration}. Every operation gets the
- * gateway's common chain (meters, admission, body, authentication, the declared right, quota, the
- * check against its contract's schemas; for an admin operation the admin authorization instead of a
- * tenant's) in front of its own handler, on its own route, so a request is matched once.
+ * gateway's common chain (meters, admission, body, authentication, the declared right on the
+ * object, quota, the check against its contract's schemas; for an admin operation the admin
+ * authorization instead of a tenant's) in front of its own handler, on its own route, so a request
+ * is matched once.
  */
 public interface Routes {
   void serve(Declaration declaration, Handler<RoutingContext> operation);

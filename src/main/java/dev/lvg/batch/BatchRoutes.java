@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.audit.Actor;
+import dev.lvg.auth.ObjectAccess;
 import dev.lvg.auth.Routes;
 import dev.lvg.catalog.CatalogService;
 import dev.lvg.http.ApiException;
@@ -14,7 +15,9 @@ import dev.lvg.http.ObjectId;
 import dev.lvg.http.Requests;
 import dev.lvg.http.TableId;
 import dev.lvg.operation.GatewayOperation;
+import dev.lvg.operation.Right;
 import dev.lvg.overload.TenantTurns;
+import dev.lvg.tenancy.Access;
 import dev.lvg.transaction.TransactionLog;
 import dev.lvg.version.CommitOutcome;
 import dev.lvg.version.NewVersion;
@@ -51,6 +54,9 @@ public record BatchRoutes(
         body.requiredObjectList("entries", MAX_ENTRIES).stream()
             .map(entry -> NewVersion.from(actor, ObjectId.table(entry), entry))
             .toList();
+    Access access = ObjectAccess.access(ctx);
+    // All or nothing: every entry's table is checked before any is written.
+    entries.forEach(entry -> ObjectAccess.check(access, Right.WRITE, entry.tableId(), false));
     return all(
         actor,
         GatewayOperation.BATCH_CREATE_TABLE_VERSIONS,
@@ -63,7 +69,19 @@ public record BatchRoutes(
     Body body = Requests.requiredBody(ctx);
     Actor actor = Actor.of(ctx);
     List<Body> operations = body.requiredObjectList("operations", MAX_ENTRIES);
-    operations.forEach(BatchRoutes::kindOf);
+    Access access = ObjectAccess.access(ctx);
+    for (Body operation : operations) {
+      String kind = kindOf(operation);
+      Right right =
+          kind.equals("create_table_version") || kind.equals("delete_table_versions")
+              ? Right.WRITE
+              : Right.MANAGE;
+      ObjectAccess.check(
+          access,
+          right,
+          ObjectId.table(operation.optionalObject(kind)),
+          kind.equals("declare_table"));
+    }
     return all(
         actor,
         GatewayOperation.BATCH_COMMIT_TABLES,

@@ -5,6 +5,7 @@ import dev.lvg.http.ErrorCode;
 import dev.lvg.http.NamespaceId;
 import dev.lvg.http.TableId;
 import dev.lvg.platform.Exported;
+import dev.lvg.tenancy.Access;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -83,11 +84,19 @@ public final class CatalogRepository {
       """
       SELECT name FROM lance_tables
       WHERE tenant_id = $1 AND namespace = $2 AND name > $3 AND deregistered_at IS NULL
+        AND ($5::text[] IS NULL
+          OR EXISTS (SELECT 1 FROM unnest($5::text[]) s
+                     WHERE starts_with(array_to_string(namespace, chr(31)) || chr(31), s))
+          OR array_to_string(array_append(namespace, name), chr(31)) || chr(31) = ANY($6::text[]))
       ORDER BY name LIMIT $4""";
   static final String LIST_ALL_TABLES =
       """
       SELECT namespace, name FROM lance_tables
       WHERE tenant_id = $1 AND deregistered_at IS NULL AND (namespace, name) > ($2::text[], $3)
+        AND ($5::text[] IS NULL
+          OR EXISTS (SELECT 1 FROM unnest($5::text[]) s
+                     WHERE starts_with(array_to_string(namespace, chr(31)) || chr(31), s))
+          OR array_to_string(array_append(namespace, name), chr(31)) || chr(31) = ANY($6::text[]))
       ORDER BY namespace, name LIMIT $4""";
   static final String VERSION_EXISTS =
       """
@@ -110,20 +119,27 @@ public final class CatalogRepository {
     return properties == null ? new JsonObject() : new JsonObject(new LinkedHashMap<>(properties));
   }
 
-  /**
-   * Names of the live tables of {@code namespace} after {@code after}, at most {@code limit + 1}.
-   */
+  /** Live tables of {@code namespace} after {@code after} that {@code visible} keeps, as names. */
   public Future<List<String>> listTables(
-      SqlClient db, Tenant tenant, NamespaceId namespace, String after, int limit) {
-    return namespaces.namesIn(db, tenant, namespace, LIST_TABLES, after, limit);
+      SqlClient db,
+      Tenant tenant,
+      NamespaceId namespace,
+      Access.Filter visible,
+      String after,
+      int limit) {
+    return namespaces.namesIn(db, tenant, namespace, LIST_TABLES, visible, after, limit);
   }
 
-  /** Ids of every live table of the tenant after {@code after}, at most {@code limit + 1}. */
+  /** Every live table of the tenant after {@code after} that {@code visible} keeps (null: all). */
   public Future<List<TableId>> listAllTables(
-      SqlClient db, Tenant tenant, TableId after, int limit) {
+      SqlClient db, Tenant tenant, Access.Filter visible, TableId after, int limit) {
     return db.preparedQuery(LIST_ALL_TABLES)
         .execute(
-            key(tenant, after == null ? NamespaceId.ROOT.table("") : after).addInteger(limit + 1))
+            NamespaceRepository.visible(
+                key(tenant, after == null ? NamespaceId.ROOT.table("") : after)
+                    .addInteger(limit + 1),
+                visible,
+                true))
         .map(
             rows -> {
               List<TableId> ids = new ArrayList<>(rows.size());
@@ -192,11 +208,7 @@ public final class CatalogRepository {
   public <T> Future<T> tableNotFound(SqlClient db, Tenant tenant, TableId tableId) {
     return namespaces
         .describeNamespace(db, tenant, tableId.namespace())
-        .compose(
-            exists ->
-                Future.failedFuture(
-                    new ApiException(
-                        ErrorCode.TABLE_NOT_FOUND, "table " + tableId + " not found")));
+        .compose(exists -> Future.failedFuture(ApiException.tableNotFound(tableId)));
   }
 
   /**

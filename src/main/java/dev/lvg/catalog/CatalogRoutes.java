@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.audit.Actor;
 import dev.lvg.audit.AuditTrail;
 import dev.lvg.auth.Authentication;
+import dev.lvg.auth.ObjectAccess;
 import dev.lvg.auth.Routes;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Body;
@@ -68,7 +69,13 @@ public final class CatalogRoutes {
     int limit = paging.limit(ctx);
     String after = Paging.after(ctx);
     return catalog
-        .listTables(reads, Authentication.tenant(ctx), namespace, after, limit)
+        .listTables(
+            reads,
+            Authentication.tenant(ctx),
+            namespace,
+            ObjectAccess.access(ctx).readFilter(),
+            after,
+            limit)
         .map(names -> page("tables", names, limit));
   }
 
@@ -129,7 +136,9 @@ public final class CatalogRoutes {
     String branch = Branches.fromBody(body);
     Tenant tenant = Authentication.tenant(ctx);
     Actor actor = Actor.of(ctx);
-    boolean write = Authentication.principal(ctx).may(Right.WRITE);
+    // Storage credentials for this table alone, writing only with a right to write it.
+    boolean write =
+        ObjectAccess.access(ctx).mayOnTable(Right.WRITE, id.namespace().names(), id.name());
     return branches
         .requireBranch(reads, tenant, id, branch)
         .compose(
@@ -190,7 +199,8 @@ public final class CatalogRoutes {
     String token = Paging.after(ctx);
     TableId after = token == null ? null : Paging.decodeId(token);
     return catalog
-        .listAllTables(reads, Authentication.tenant(ctx), after, limit)
+        .listAllTables(
+            reads, Authentication.tenant(ctx), ObjectAccess.access(ctx).readFilter(), after, limit)
         .map(
             ids -> {
               ObjectNode result = Json.object();
@@ -216,6 +226,9 @@ public final class CatalogRoutes {
   private Future<ObjectNode> renameTable(RoutingContext ctx) {
     Body body = Requests.requiredBody(ctx);
     TableId id = ObjectId.table(ctx, body);
+    // Renaming makes a table where it goes, as declaring one there would.
+    ObjectAccess.check(
+        ObjectAccess.access(ctx), Right.MANAGE, CatalogService.renamedTo(id, body), true);
     Actor actor = Actor.of(ctx);
     return pool.withTransaction(tx -> service.rename(tx, actor, id, body));
   }

@@ -67,8 +67,11 @@ public record CatalogService(
         .compose(table -> removedTable(db, actor, GatewayOperation.DROP_TABLE.id(), id, table));
   }
 
-  /** One {@code RenameTable}: {@code new_table_name}, optionally {@code new_namespace_id}. */
-  public Future<ObjectNode> rename(SqlClient db, Actor actor, TableId id, Body body) {
+  /**
+   * The id a {@code RenameTable} of {@code id} gives the table: {@code new_table_name}, in {@code
+   * new_namespace_id} when one is given.
+   */
+  public static TableId renamedTo(TableId id, Body body) {
     String newName = ObjectId.name(body.requiredNonEmptyString("new_table_name"));
     // An empty new_namespace_id is what the spec's generated Java models send when none is set:
     // the table stays in its namespace, as when the field is absent.
@@ -77,7 +80,12 @@ public record CatalogService(
         givenNamespace == null || givenNamespace.isEmpty()
             ? id.namespace()
             : new NamespaceId(ObjectId.names(givenNamespace));
-    TableId newId = newNamespace.table(newName);
+    return newNamespace.table(newName);
+  }
+
+  /** One {@code RenameTable}: {@code new_table_name}, optionally {@code new_namespace_id}. */
+  public Future<ObjectNode> rename(SqlClient db, Actor actor, TableId id, Body body) {
+    TableId newId = renamedTo(id, body);
     return repository
         .renameTable(db, actor.tenant(), id, newId)
         .compose(

@@ -3,6 +3,7 @@ package dev.lvg.catalog;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
 import dev.lvg.http.NamespaceId;
+import dev.lvg.tenancy.Access;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -53,6 +54,11 @@ public final class NamespaceRepository {
       SELECT path[cardinality(path)] AS name FROM namespaces
       WHERE tenant_id = $1 AND cardinality(path) = cardinality($2::text[]) + 1
         AND path[1:cardinality($2::text[])] = $2 AND path[cardinality(path)] > $3
+        AND ($5::text[] IS NULL
+          OR EXISTS (SELECT 1 FROM unnest($5::text[]) s
+                     WHERE starts_with(array_to_string(path, chr(31)) || chr(31), s))
+          OR EXISTS (SELECT 1 FROM unnest($6::text[]) h
+                     WHERE starts_with(h, array_to_string(path, chr(31)) || chr(31))))
       ORDER BY name LIMIT $4""";
 
   /** Removes a namespace and everything below it; tables in it are deregistered, not erased. */
@@ -197,28 +203,57 @@ public final class NamespaceRepository {
     return error instanceof ApiException api && api.errorCode() == code;
   }
 
-  /** Names of the child namespaces after {@code after}, at most {@code limit + 1} of them. */
+  /**
+   * Names of the child namespaces after {@code after} that {@code visible} keeps (null: all), at
+   * most {@code limit + 1} of them.
+   */
   public Future<List<String>> listNamespaces(
-      SqlClient db, Tenant tenant, NamespaceId parent, String after, int limit) {
-    return namesIn(db, tenant, parent, LIST_CHILD_NAMESPACES, after, limit);
+      SqlClient db,
+      Tenant tenant,
+      NamespaceId parent,
+      Access.Filter visible,
+      String after,
+      int limit) {
+    return namesIn(db, tenant, parent, LIST_CHILD_NAMESPACES, visible, after, limit);
   }
 
   /**
    * The names {@code query} lists in {@code namespace} after {@code after}, at most {@code limit +
-   * 1} (its parameters: the tenant, the namespace, the name after which, the limit); 404 code 1
-   * when the namespace does not exist.
+   * 1} (its parameters: the tenant, the namespace, the name after which, the limit, and what the
+   * caller may read as {@link #visible} gives it); 404 code 1 when the namespace does not exist.
    */
   Future<List<String>> namesIn(
-      SqlClient db, Tenant tenant, NamespaceId namespace, String query, String after, int limit) {
+      SqlClient db,
+      Tenant tenant,
+      NamespaceId namespace,
+      String query,
+      Access.Filter visible,
+      String after,
+      int limit) {
     return describeNamespace(db, tenant, namespace)
         .compose(
             exists ->
                 db.preparedQuery(query)
                     .execute(
-                        key(tenant, namespace)
-                            .addString(after == null ? "" : after)
-                            .addInteger(limit + 1)))
+                        visible(
+                            key(tenant, namespace)
+                                .addString(after == null ? "" : after)
+                                .addInteger(limit + 1),
+                            visible,
+                            !query.equals(LIST_CHILD_NAMESPACES))))
         .map(NamespaceRepository::names);
+  }
+
+  /**
+   * {@code tuple} and then what a list statement needs of {@code visible} (two nulls for all): the
+   * subtrees read, and the tables read ({@code ofTables}) or the namespaces seen.
+   */
+  static Tuple visible(Tuple tuple, Access.Filter visible, boolean ofTables) {
+    return visible == null
+        ? tuple.addArrayOfString(null).addArrayOfString(null)
+        : tuple
+            .addArrayOfString(visible.subtrees())
+            .addArrayOfString(ofTables ? visible.tables() : visible.holders());
   }
 
   private static List<String> names(RowSet<Row> rows) {
@@ -230,6 +265,6 @@ public final class NamespaceRepository {
   }
 
   static ApiException namespaceNotFound(NamespaceId namespace) {
-    return new ApiException(ErrorCode.NAMESPACE_NOT_FOUND, "namespace " + namespace + " not found");
+    return ApiException.namespaceNotFound(namespace);
   }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.audit.Actor;
 import dev.lvg.audit.AuditTrail;
 import dev.lvg.auth.Authentication;
+import dev.lvg.auth.ObjectAccess;
 import dev.lvg.auth.Routes;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Body;
@@ -78,7 +79,13 @@ record NamespaceRoutes(Pool pool, Pool reads, CatalogRepository catalog, Paging 
     String after = Paging.after(ctx);
     return catalog
         .namespaces()
-        .listNamespaces(reads, Authentication.tenant(ctx), parent, after, limit)
+        .listNamespaces(
+            reads,
+            Authentication.tenant(ctx),
+            parent,
+            ObjectAccess.access(ctx).readFilter(),
+            after,
+            limit)
         .map(names -> CatalogRoutes.page("namespaces", names, limit));
   }
 

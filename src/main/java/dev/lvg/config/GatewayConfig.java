@@ -66,13 +66,16 @@ public record GatewayConfig(
 
   /**
    * Bearer tokens (JWTs) validated locally against the issuer's JWKS; {@code jwksUrl} null means
-   * bearer tokens are refused. The tenant is the value of {@code tenantClaim}.
+   * bearer tokens are refused. The tenant is the value of {@code tenantClaim}. With {@code
+   * roleClaim} set, what a token may do in its tenant comes from the grants of that claim's values
+   * (a string or an array of strings) alone, not from its scopes.
    */
   public record OAuth2Settings(
       String jwksUrl,
       String issuer,
       String audience,
       String tenantClaim,
+      String roleClaim,
       String readScope,
       String writeScope,
       String adminScope) {
@@ -193,6 +196,7 @@ public record GatewayConfig(
             emptyToNull(s.string("LVG_OAUTH2_ISSUER", "")),
             s.string("LVG_OAUTH2_AUDIENCE", "lance-version-gateway"),
             s.string("LVG_OAUTH2_TENANT_CLAIM", "tenant"),
+            emptyToNull(s.string("LVG_OAUTH2_ROLE_CLAIM", "")),
             s.string("LVG_OAUTH2_READ_SCOPE", "lance:read"),
             s.string("LVG_OAUTH2_WRITE_SCOPE", "lance:write"),
             s.string("LVG_OAUTH2_ADMIN_SCOPE", "lance:admin")),

@@ -132,7 +132,7 @@ public final class FeedHub {
 
   /** One page for a tail, admitted as a read of its tenant. */
   Future<FeedLog.Page> page(
-      Tenant tenant, FeedLog.Head head, long after, FeedLog.Filter filter, int size) {
+      Tenant tenant, FeedLog.Head head, long after, FeedFilter filter, int size) {
     Future<ConcurrencyLimiter.Permit> admitted =
         reads == null
             ? Future.succeededFuture()

@@ -41,13 +41,14 @@ public final class FeedLog {
 
   /**
    * The events of tenant $1 at positions $2 (exclusive) to $3 (inclusive), of the operations whose
-   * keys are $4, on the objects (or under them) whose keys are $5, at most $6; every row also
-   * carries the last expired position as the same snapshot sees it (an expiry deletes events and
-   * moves that position in one transaction), so a page that ran beside an expiry knows it. A filter
-   * left out is a null array and its conditions are dropped from the statement, so that a filter
-   * given is answered through the index of the rows' keys (see {@link #keys}). The rows read end at
-   * the one that holds position $3, found by one probe of the positions' index: a page never reads
-   * past its window, however long the log after it.
+   * keys are $4, on the objects (or under them) whose keys are $5, at most $6, in rows that hold an
+   * object the caller may read by one of the keys $7 (null: the caller reads everything); every row
+   * also carries the last expired position as the same snapshot sees it (an expiry deletes events
+   * and moves that position in one transaction), so a page that ran beside an expiry knows it. A
+   * filter left out is a null array and its conditions are dropped from the statement, so that a
+   * filter given is answered through the index of the rows' keys (see {@link #keys}). The rows read
+   * end at the one that holds position $3, found by one probe of the positions' index: a page never
+   * reads past its window, however long the log after it.
    */
   static final String PAGE =
       """
@@ -69,6 +70,7 @@ public final class FeedLog {
                 AND a.last_position - cardinality(a.object) < $3
                 /*operations*/ AND a.feed_keys && $4::text[]
                 /*objects*/ AND a.feed_keys && $5::text[]
+                AND ($7::text[] IS NULL OR a.feed_keys && $7::text[])
               ORDER BY a.last_position
               OFFSET 0) a
         CROSS JOIN LATERAL unnest(a.object, a.version, a.transaction_id)
@@ -114,11 +116,6 @@ public final class FeedLog {
     return values == null
         ? null
         : values.stream().map(value -> prefix + value).toArray(String[]::new);
-  }
-
-  /** What to read: the operations and objects to keep (null: every one). */
-  public record Filter(List<String> operations, List<String> objects) {
-    public static final Filter ALL = new Filter(null, null);
   }
 
   /** A page: its events, and the cursor to go on from (the last position it covered). */
@@ -200,9 +197,14 @@ public final class FeedLog {
             + " have expired); read again from the start");
   }
 
-  /** Up to {@code size} events of {@code tenant} after {@code after} that {@code filter} keeps. */
+  /**
+   * Up to {@code size} events of {@code tenant} after {@code after} that {@code filter} keeps: the
+   * statement keeps the rows that may hold a readable event, and each event is checked here, so a
+   * page may hold fewer than {@code size} though more follow; its cursor goes on after what it
+   * read.
+   */
   public Future<Page> page(
-      SqlClient db, Tenant tenant, Head head, long after, Filter filter, int size) {
+      SqlClient db, Tenant tenant, Head head, long after, FeedFilter filter, int size) {
     long end = Math.min(head.last(), after + SCAN_WINDOW);
     if (end <= after) {
       return Future.succeededFuture(
@@ -215,7 +217,9 @@ public final class FeedLog {
             .addLong(end)
             .addArrayOfString(keys("op:", filter.operations()))
             .addArrayOfString(keys("in:", filter.objects()))
-            .addInteger(size);
+            .addInteger(size)
+            .addArrayOfString(
+                filter.readable() == null ? null : FeedFilter.readableKeys(filter.readable()));
     int variant = (filter.operations() == null ? 0 : 1) + (filter.objects() == null ? 0 : 2);
     return db.preparedQuery(PAGES[variant])
         .execute(values)
@@ -223,16 +227,24 @@ public final class FeedLog {
             rows -> {
               List<ObjectNode> events = new ArrayList<>(rows.size());
               long last = after;
+              int read = 0;
               for (Row row : rows) {
                 if (row.getLong("expired_through") > after) {
                   throw expired(new FeedCursor(head.epoch(), after).toString(), row.getLong(0));
                 }
                 if (row.getValue("position") != null) {
-                  events.add(event(tenant, head.epoch(), row));
+                  read++;
                   last = row.getLong("position");
+                  if (filter.readable() == null
+                      || FeedFilter.readable(
+                          filter.readable(),
+                          row.getString("operation"),
+                          parts(row.getString("object")))) {
+                    events.add(event(tenant, head.epoch(), row));
+                  }
                 }
               }
-              long next = events.size() < size ? end : last;
+              long next = read < size ? end : last;
               return new Page(events, new FeedCursor(head.epoch(), next), head.last());
             });
   }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lvg.auth.Authentication;
 import dev.lvg.auth.Declaration;
+import dev.lvg.auth.ObjectAccess;
 import dev.lvg.auth.Routes;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.Json;
@@ -49,8 +50,9 @@ public final class FeedRoutes {
     JsonNode body =
         ctx.body().buffer() == null ? Json.object() : Json.parseOptionalObject(ctx.body().buffer());
     int size = body.has("page-size") ? body.get("page-size").asInt() : FeedLog.DEFAULT_PAGE_SIZE;
-    FeedLog.Filter filter =
-        filter(strings(body.get("operation-types")), objects(body.get("catalog-objects-by-name")));
+    FeedFilter filter =
+        filter(strings(body.get("operation-types")), objects(body.get("catalog-objects-by-name")))
+            .readableBy(ObjectAccess.access(ctx));
     String token = body.path("continuation-token").asText(null);
     Tenant tenant = Authentication.tenant(ctx);
     FeedLog.head(pool, tenant)
@@ -86,8 +88,9 @@ public final class FeedRoutes {
     for (String id : ctx.queryParam("catalog-object")) {
       objects.add(ObjectId.display(ObjectId.parse(id, ObjectId.DEFAULT_DELIMITER)));
     }
-    FeedLog.Filter filter =
-        filter(types.isEmpty() ? null : types, objects.isEmpty() ? null : objects);
+    FeedFilter filter =
+        filter(types.isEmpty() ? null : types, objects.isEmpty() ? null : objects)
+            .readableBy(ObjectAccess.access(ctx));
     String token = ctx.request().getHeader("Last-Event-ID");
     if (token == null || token.isBlank()) {
       token = ctx.request().getParam("continuation-token");
@@ -136,8 +139,8 @@ public final class FeedRoutes {
             });
   }
 
-  private static FeedLog.Filter filter(List<String> types, List<String> objects) {
-    return new FeedLog.Filter(types == null ? null : EventTypes.operations(types), objects);
+  private static FeedFilter filter(List<String> types, List<String> objects) {
+    return new FeedFilter(types == null ? null : EventTypes.operations(types), objects);
   }
 
   private static List<String> strings(JsonNode node) {

@@ -31,7 +31,10 @@ final class FeedStream {
   private final HttpServerResponse response;
   private final Principal principal;
   private final Supplier<Future<Principal>> again;
-  private final FeedLog.Filter filter;
+
+  /** What it sends: replaced when the credential, authenticated again, may read something else. */
+  private FeedFilter filter;
+
   private final String epoch;
   private long position;
   private boolean reading;
@@ -49,7 +52,7 @@ final class FeedStream {
       RoutingContext ctx,
       Principal principal,
       Supplier<Future<Principal>> again,
-      FeedLog.Filter filter,
+      FeedFilter filter,
       String epoch,
       long position) {
     this.hub = hub;
@@ -92,8 +95,11 @@ final class FeedStream {
                   gone();
                 } else if (current.tenant() == null
                     || current.tenant().id() != principal.tenant().id()
-                    || !current.may(Right.READ)) {
+                    || (!current.may(Right.READ) && current.access().grants().isEmpty())) {
                   end("forbidden", "this credential no longer grants reading this feed", now);
+                } else {
+                  // Grants changed: from the next page on, only what they let it read.
+                  filter = filter.readableBy(current.access());
                 }
                 return;
               }

@@ -55,8 +55,8 @@ public final class WebhookDispatcher {
       UPDATE webhooks w SET lease_owner = $3, lease_until = now() + make_interval(secs => $4)
       WHERE w.tenant_id = $1 AND w.id = $2 AND w.disabled_reason IS NULL
         AND w.next_attempt_at <= now() AND (w.lease_until IS NULL OR w.lease_until < now())
-      RETURNING w.tenant_id, w.id, w.url, w.event_types, w.secret, w.delivered_through,
-                w.attempts,
+      RETURNING w.tenant_id, w.id, w.url, w.event_types, w.grantee, w.secret,
+                w.delivered_through, w.attempts,
                 w.previous_secret AS previous, w.previous_secret_until AS previous_until,
                 (SELECT t.name FROM tenants t WHERE t.id = w.tenant_id) AS tenant""";
 
@@ -206,18 +206,18 @@ public final class WebhookDispatcher {
   private final class EndpointLease implements WebhookTurn.Lease {
     private final WebhookEndpoint endpoint;
     private final Tenant tenant;
-    private final FeedLog.Filter filter;
 
     EndpointLease(WebhookEndpoint endpoint) {
       this.endpoint = endpoint;
       this.tenant = endpoint.tenant();
-      this.filter = endpoint.filter();
     }
 
     @Override
     public Future<FeedLog.Page> events(long position) {
-      return FeedLog.head(pool, tenant)
-          .compose(head -> log.page(pool, tenant, head, position, filter, EVENTS_PER_PAGE));
+      Future<FeedFilter> filter = endpoint.filter(pool);
+      Future<FeedLog.Head> head = filter.compose(what -> FeedLog.head(pool, tenant));
+      return head.compose(
+          at -> log.page(pool, tenant, at, position, filter.result(), EVENTS_PER_PAGE));
     }
 
     @Override

@@ -10,7 +10,8 @@ import dev.lvg.http.ErrorCode;
 import dev.lvg.http.Json;
 import dev.lvg.http.Requests;
 import dev.lvg.operation.GatewayOperation;
-import dev.lvg.tenancy.Credentials;
+import dev.lvg.tenancy.AdminChanges;
+import dev.lvg.tenancy.Grants;
 import dev.lvg.tenancy.Tenant;
 import io.vertx.core.Future;
 import io.vertx.ext.web.RoutingContext;
@@ -33,12 +34,12 @@ public record WebhookRoutes(Pool pool, WebhookTargets targets) {
 
   static final String INSERT =
       """
-      INSERT INTO webhooks (tenant_id, id, url, event_types, secret, delivered_through)
-      VALUES ($1, $2, $3, $4, $5, $6)""";
+      INSERT INTO webhooks (tenant_id, id, url, event_types, secret, delivered_through, grantee)
+      VALUES ($1, $2, $3, $4, $5, $6, $7)""";
 
   static final String LIST =
       """
-      SELECT id, url, event_types, disabled_reason, delivered_through, attempts,
+      SELECT id, url, event_types, grantee, disabled_reason, delivered_through, attempts,
              (extract(epoch FROM next_attempt_at) * 1000)::bigint AS next_attempt_at, last_error,
              (extract(epoch FROM created_at) * 1000)::bigint AS created_at
       FROM webhooks WHERE tenant_id = $1 ORDER BY created_at, id""";
@@ -96,6 +97,10 @@ public record WebhookRoutes(Pool pool, WebhookTargets targets) {
     if (types != null) {
       EventTypes.operations(types); // 400 for a type the feed never carries
     }
+    String grantee = body.optionalString("grantee");
+    if (grantee != null) {
+      Grants.checkGrantee(grantee, true);
+    }
     String from = body.optionalString("from");
     if (from != null && !from.equals("now") && !from.equals("start")) {
       throw ApiException.invalidInput("'from' must be now or start, got '" + from + "'");
@@ -113,6 +118,7 @@ public record WebhookRoutes(Pool pool, WebhookTargets targets) {
                           long start = "start".equals(from) ? head.expiredThrough() : head.last();
                           ObjectNode context = Json.object().put("url", url);
                           types(context, types);
+                          context.put("grantee", grantee);
                           context.put("from", from == null ? "now" : from);
                           return pool.withTransaction(
                                   conn ->
@@ -127,10 +133,11 @@ public record WebhookRoutes(Pool pool, WebhookTargets targets) {
                                                           ? null
                                                           : types.toArray(String[]::new))
                                                   .addString(secret)
-                                                  .addLong(start))
+                                                  .addLong(start)
+                                                  .addString(grantee))
                                           .compose(
                                               inserted ->
-                                                  Credentials.recordChange(
+                                                  AdminChanges.recordChange(
                                                       conn,
                                                       tenant.id(),
                                                       AdminCaller.of(ctx),
@@ -141,6 +148,7 @@ public record WebhookRoutes(Pool pool, WebhookTargets targets) {
                                   done -> {
                                     ObjectNode answer = Json.object().put("id", id).put("url", url);
                                     types(answer, types);
+                                    answer.put("grantee", grantee);
                                     return answer
                                         .put("secret", secret)
                                         .put("state", "active")
@@ -170,6 +178,7 @@ public record WebhookRoutes(Pool pool, WebhookTargets targets) {
                 hook.put("url", row.getString("url"));
                 String[] types = row.getArrayOfStrings("event_types");
                 types(hook, types == null ? null : List.of(types));
+                hook.put("grantee", row.getString("grantee"));
                 String reason = row.getString("disabled_reason");
                 hook.put("state", reason == null ? "active" : "disabled");
                 hook.put("disabled_reason", reason);
@@ -219,7 +228,7 @@ public record WebhookRoutes(Pool pool, WebhookTargets targets) {
                           .compose(rows -> found(rows, ctx, id))
                           .compose(
                               found ->
-                                  Credentials.recordChange(
+                                  AdminChanges.recordChange(
                                           conn,
                                           tenant.id(),
                                           AdminCaller.of(ctx),

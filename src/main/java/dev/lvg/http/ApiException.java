@@ -62,6 +62,16 @@ public final class ApiException extends RuntimeException {
         ErrorCode.SERVICE_UNAVAILABLE, message, false, DEFAULT_RETRY_AFTER_SECONDS);
   }
 
+  /** 404 code 4, as for a table that does not exist (or that the caller may not see). */
+  public static ApiException tableNotFound(TableId table) {
+    return new ApiException(ErrorCode.TABLE_NOT_FOUND, "table " + table + " not found");
+  }
+
+  /** 404 code 1, as for a namespace that does not exist (or that the caller may not see). */
+  public static ApiException namespaceNotFound(NamespaceId namespace) {
+    return new ApiException(ErrorCode.NAMESPACE_NOT_FOUND, "namespace " + namespace + " not found");
+  }
+
   public static ApiException conflict(String message) {
     return new ApiException(ErrorCode.CONCURRENT_MODIFICATION, message);
   }

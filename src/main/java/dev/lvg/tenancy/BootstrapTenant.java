@@ -23,8 +23,18 @@ final class BootstrapTenant {
 
   private BootstrapTenant() {}
 
-  /** Makes sure tenant {@code tenantName} exists and the key of {@code hash} is valid for it. */
-  static Future<Tenant> ensure(Pool pool, String tenantName, String hash) {
+  /** Makes sure tenant {@code tenantName} exists and {@code apiKey} is valid for it. */
+  static Future<Tenant> ensure(Pool pool, String tenantName, String apiKey) {
+    if (!TenantDirectory.isValidName(tenantName)) {
+      return Future.failedFuture(
+          new IllegalArgumentException(
+              "tenant name must match "
+                  + TenantDirectory.TENANT_NAME.pattern()
+                  + ": '"
+                  + tenantName
+                  + "'"));
+    }
+    String hash = KeyDigest.hash(apiKey);
     return pool.withTransaction(
             conn ->
                 conn.preparedQuery(INSERT_TENANT)
@@ -67,7 +77,7 @@ final class BootstrapTenant {
       return Future.succeededFuture();
     }
     Row row = made.iterator().next();
-    return Credentials.recordChange(
+    return AdminChanges.recordChange(
         conn,
         row.getLong(0),
         new Credentials.Changer("bootstrap", null),

@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -29,17 +28,6 @@ public final class Credentials {
   public static final String CHANNEL = "lvg_credentials";
 
   static final String NOTIFY = "SELECT pg_notify('lvg_credentials', $1)";
-
-  /**
-   * The audit record of a change ($3, of object $4) to tenant $1, made by $2 in request $5, with
-   * the context $6 (JSON).
-   */
-  static final String AUDIT =
-      """
-      INSERT INTO audit_events (tenant_id, operation, credential, object, version, transaction_id,
-                                request_id, context)
-      VALUES ($1, $3, ARRAY[$2::text], ARRAY[$4::text], '{NULL}', '{NULL}', ARRAY[$5::text],
-              ARRAY[$6::text])""";
 
   private static final String CREATE_TENANT =
       "INSERT INTO tenants (name) VALUES ($1) ON CONFLICT (name) DO NOTHING RETURNING id, name";
@@ -57,7 +45,7 @@ public final class Credentials {
   private static final String REVOKE =
       """
       DELETE FROM api_keys k USING tenants t
-      WHERE t.id = k.tenant_id AND t.name = $1 AND k.key_id = $2 RETURNING k.key_id""";
+      WHERE t.id = k.tenant_id AND t.name = $1 AND k.key_id = $2 RETURNING k.tenant_id""";
 
   /**
    * Who makes a change, for the audit trail: "operator" for the admin key, a token's subject, or
@@ -130,16 +118,19 @@ public final class Credentials {
                             : Future.failedFuture(noTenant(name))));
   }
 
-  /** Issues a key granting {@code rights} (read, write), valid until {@code expiresAt} if given. */
+  /** Issues a key that may do what {@code rights} says, valid until {@code expiresAt} if given. */
   public Future<IssuedKey> issueKey(
-      Changer by, String tenant, Set<Right> rights, Long expiresAtMillis, String description) {
+      Changer by, String tenant, KeyRights rights, Long expiresAtMillis, String description) {
+    for (String role : rights.roles()) {
+      Grants.checkGrantee("role:" + role, true);
+    }
     byte[] secret = new byte[32];
     byte[] id = new byte[12];
     random.nextBytes(secret);
     random.nextBytes(id);
     String apiKey = "lvg_" + Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
     String keyId = "k_" + HexFormat.of().formatHex(id);
-    String[] scopes = rights.stream().map(Right::label).sorted().toArray(String[]::new);
+    String[] scopes = rights.scopes().stream().map(Right::label).sorted().toArray(String[]::new);
     OffsetDateTime expires =
         expiresAtMillis == null
             ? null
@@ -153,18 +144,22 @@ public final class Credentials {
             conn.preparedQuery(TenantDirectory.TENANT_ID)
                 .execute(Tuple.of(tenant))
                 .compose(
-                    found ->
-                        found.iterator().hasNext()
-                            ? conn.preparedQuery(INSERT_KEY)
-                                .execute(
-                                    Tuple.of(
-                                        KeyDigest.hash(apiKey),
-                                        found.iterator().next().getLong(0),
-                                        keyId,
-                                        scopes,
-                                        expires,
-                                        description))
-                            : Future.failedFuture(noTenant(tenant)))
+                    found -> {
+                      if (!found.iterator().hasNext()) {
+                        return Future.failedFuture(noTenant(tenant));
+                      }
+                      long tenantId = found.iterator().next().getLong(0);
+                      return conn.preparedQuery(INSERT_KEY)
+                          .execute(
+                              Tuple.of(
+                                  KeyDigest.hash(apiKey),
+                                  tenantId,
+                                  keyId,
+                                  scopes,
+                                  expires,
+                                  description))
+                          .compose(rows -> scope(conn, tenantId, keyId, rights).map(rows));
+                    })
                 .map(
                     rows ->
                         new IssuedKey(
@@ -176,6 +171,20 @@ public final class Credentials {
                                 expiresAtMillis,
                                 description),
                             apiKey)));
+  }
+
+  /** Gives the new key {@code keyId} its grants and roles, one statement after another. */
+  private Future<Void> scope(SqlConnection conn, long tenantId, String keyId, KeyRights rights) {
+    String grantee = "key:" + keyId;
+    Future<Void> done = Future.succeededFuture();
+    for (Access.Grant grant : rights.grants()) {
+      String grantId = Grants.newGrantId();
+      done = done.compose(previous -> Grants.insert(conn, tenantId, grantId, grantee, grant));
+    }
+    for (String role : rights.roles()) {
+      done = done.compose(previous -> Grants.join(conn, tenantId, role, grantee));
+    }
+    return done;
   }
 
   /** The keys of a tenant, oldest first. */
@@ -214,7 +223,12 @@ public final class Credentials {
         conn ->
             conn.preparedQuery(REVOKE)
                 .execute(Tuple.of(tenant, keyId))
-                .map(rows -> rows.iterator().hasNext()));
+                .compose(
+                    rows ->
+                        rows.iterator().hasNext()
+                            ? Grants.forget(conn, rows.iterator().next().getLong(0), "key:" + keyId)
+                                .map(true)
+                            : Future.succeededFuture(false)));
   }
 
   /**
@@ -227,49 +241,10 @@ public final class Credentials {
       String operation,
       String object,
       Function<SqlConnection, Future<T>> change) {
-    return pool.withTransaction(
-        conn ->
-            change
-                .apply(conn)
-                .compose(
-                    result -> {
-                      Future<?> audited =
-                          Boolean.FALSE.equals(result)
-                              ? Future.succeededFuture()
-                              : conn.preparedQuery(TenantDirectory.TENANT_ID)
-                                  .execute(Tuple.of(tenant))
-                                  .compose(
-                                      id ->
-                                          recordChange(
-                                              conn,
-                                              id.iterator().next().getLong(0),
-                                              by,
-                                              operation,
-                                              object,
-                                              "{}"));
-                      Future<?> notified = conn.preparedQuery(NOTIFY).execute(Tuple.of("changed"));
-                      return Future.all(audited, notified).map(result);
-                    }));
+    return AdminChanges.changing(pool, by, tenant, operation, object, change);
   }
 
-  /**
-   * Records an administrative change of tenant {@code tenantId} in the audit trail, on {@code conn}
-   * (the change's own transaction): who made it, in which request, on which object, and {@code
-   * context} (a JSON object; never a secret).
-   */
-  public static Future<Void> recordChange(
-      SqlConnection conn,
-      long tenantId,
-      Changer by,
-      String operation,
-      String object,
-      String context) {
-    return conn.preparedQuery(AUDIT)
-        .execute(Tuple.of(tenantId, by.credential(), operation, object, by.requestId(), context))
-        .mapEmpty();
-  }
-
-  private static ApiException noTenant(String name) {
+  static ApiException noTenant(String name) {
     return new ApiException(ErrorCode.NAMESPACE_NOT_FOUND, "tenant '" + name + "' does not exist");
   }
 

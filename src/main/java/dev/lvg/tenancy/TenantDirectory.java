@@ -2,19 +2,14 @@ package dev.lvg.tenancy;
 
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
-import dev.lvg.http.Futures;
 import dev.lvg.http.LogBudget;
 import dev.lvg.operation.Right;
-import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
-import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongFunction;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,7 +23,7 @@ import org.slf4j.LoggerFactory;
 public final class TenantDirectory {
   private static final Logger LOG = LoggerFactory.getLogger(TenantDirectory.class);
   private static final LogBudget REFRESH_FAILURES = new LogBudget(1);
-  private static final Pattern TENANT_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
+  static final Pattern TENANT_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
   private static final long CACHE_NANOS = 30_000_000_000L;
   private static final long RETRY_NANOS = 1_000_000_000L;
   private static final int CACHE_MAX_ENTRIES = 100_000;
@@ -49,24 +44,12 @@ public final class TenantDirectory {
   /** A tenant found by name, and whether it is disabled. */
   public record Found(Tenant tenant, boolean disabled) {}
 
-  private record Cached(Object value, long refreshAt, long expiresAt) {
-    Cached refreshAgainAt(long at) {
-      return new Cached(value, at, expiresAt);
-    }
-  }
-
   private final Pool pool;
-  private final ConcurrentHashMap<String, Cached> cache = new ConcurrentHashMap<>();
+  private final RememberedLookups cache;
   private final SharedLookups<Principal> keyLookups = new SharedLookups<>();
   private final SharedLookups<Found> nameLookups = new SharedLookups<>();
+  private final SharedLookups<Access> accessLookups = new SharedLookups<>();
   private final long cacheNanos;
-  private volatile boolean remembering = true;
-
-  /**
-   * Counts {@link #forgetAll} calls: a lookup that was in flight while credentials changed must not
-   * remember what it read before the change.
-   */
-  private final AtomicLong generation = new AtomicLong();
 
   public TenantDirectory(Pool pool) {
     this(pool, CACHE_NANOS);
@@ -76,6 +59,7 @@ public final class TenantDirectory {
   TenantDirectory(Pool pool, long cacheNanos) {
     this.pool = pool;
     this.cacheNanos = cacheNanos;
+    this.cache = new RememberedLookups();
   }
 
   public static boolean isValidName(String name) {
@@ -88,7 +72,7 @@ public final class TenantDirectory {
    */
   public Future<Principal> authenticate(String apiKey) {
     String hash = KeyDigest.hash(apiKey);
-    return resolve(hash, Principal.class, keyLookups, readAt -> lookUpKey(hash, readAt));
+    return cache.resolve(hash, Principal.class, keyLookups, readAt -> lookUpKey(hash, readAt));
   }
 
   private Future<Principal> lookUpKey(String hash, long readAt) {
@@ -103,72 +87,30 @@ public final class TenantDirectory {
               if (row.getBoolean("disabled")) {
                 return Future.failedFuture(disabled(row.getString("name")));
               }
-              Set<Right> rights = EnumSet.noneOf(Right.class);
-              for (String scope : row.getArrayOfStrings("scopes")) {
-                Right right = Right.of(scope);
-                if (right != null && right != Right.ADMIN) {
-                  rights.add(right);
-                }
-              }
+              Set<Right> rights = Access.scopes(row.getArrayOfStrings("scopes"));
               Long expires = row.getLong("expires_millis");
-              Principal principal =
-                  new Principal(
-                      new Tenant(row.getLong("id"), row.getString("name")),
-                      Set.copyOf(rights),
-                      row.getString("key_id"),
-                      expires == null ? Principal.NEVER : expires);
-              long ttl =
-                  expires == null
-                      ? cacheNanos
-                      : Math.min(cacheNanos, (expires - System.currentTimeMillis()) * 1_000_000L);
-              remember(hash, principal, ttl, readAt);
-              pool.preparedQuery(TOUCH_KEY).execute(Tuple.of(hash));
-              return Future.succeededFuture(principal);
+              Tenant tenant = new Tenant(row.getLong("id"), row.getString("name"));
+              String keyId = row.getString("key_id");
+              return Grants.of(pool, tenant.id(), List.of("key:" + keyId))
+                  .map(
+                      grants -> {
+                        Principal principal =
+                            new Principal(
+                                tenant,
+                                Access.of(rights, grants),
+                                keyId,
+                                expires == null ? Principal.NEVER : expires);
+                        long ttl =
+                            expires == null
+                                ? cacheNanos
+                                : Math.min(
+                                    cacheNanos,
+                                    (expires - System.currentTimeMillis()) * 1_000_000L);
+                        cache.remember(hash, principal, ttl, readAt);
+                        pool.preparedQuery(TOUCH_KEY).execute(Tuple.of(hash));
+                        return principal;
+                      });
             });
-  }
-
-  /**
-   * What {@code key} stands for: remembered, or looked up by {@code lookUp} (given the cache's
-   * generation, which it passes to {@link #remember}). A remembered answer past half its time is
-   * still served, and one request looks it up again meanwhile, so a key in steady use never expires
-   * under its requests; one that finds it gone (or disabled) forgets it, one that fails is tried
-   * again a second later. Requests that find nothing remembered share one lookup per key.
-   */
-  private <T> Future<T> resolve(
-      String key, Class<T> kind, SharedLookups<T> shared, LongFunction<Future<T>> lookUp) {
-    Cached cached = cache.get(key);
-    long now = System.nanoTime();
-    if (cached != null && kind.isInstance(cached.value) && cached.expiresAt - now > 0) {
-      if (cached.refreshAt - now <= 0) {
-        refresh(key, cached, now, lookUp);
-      }
-      return Future.succeededFuture(kind.cast(cached.value));
-    }
-    long readAt = generation.get();
-    if (!remembering) {
-      return lookUp.apply(readAt);
-    }
-    return shared.join(key, readAt, () -> lookUp.apply(readAt));
-  }
-
-  /** Looks a remembered answer up again (once): forgets it if gone or disabled, logs a failure. */
-  private <T> void refresh(String key, Cached cached, long now, LongFunction<Future<T>> lookUp) {
-    Cached refreshing = cached.refreshAgainAt(now + RETRY_NANOS);
-    if (!cache.replace(key, cached, refreshing)) {
-      return;
-    }
-    Futures.attempt(() -> lookUp.apply(generation.get()))
-        .onComplete(result -> settle(key, refreshing, result));
-  }
-
-  private void settle(String key, Cached refreshing, AsyncResult<?> result) {
-    Throwable failure = result.cause();
-    if (failure == null ? result.result() == null : failure instanceof ApiException) {
-      cache.remove(key, refreshing);
-    } else if (failure != null && REFRESH_FAILURES.allows(System.currentTimeMillis())) {
-      LOG.warn(
-          "A remembered credential's lookup again failed, retried in 1 s: {}", failure.toString());
-    }
   }
 
   static ApiException disabled(String tenant) {
@@ -181,7 +123,7 @@ public final class TenantDirectory {
    * the tests of key expiry: requests go through {@link #authenticate}.
    */
   Principal recentlyAuthenticated(String apiKeyHash) {
-    Object known = recalled(apiKeyHash);
+    Object known = cache.recalled(apiKeyHash);
     return known instanceof Principal principal ? principal : null;
   }
 
@@ -192,10 +134,7 @@ public final class TenantDirectory {
    * not counted as a tenant of its own.
    */
   public Tenant lastResolvedTenant(String apiKeyHash) {
-    Cached cached = cache.get(apiKeyHash);
-    return cached != null && cached.value instanceof Principal principal
-        ? principal.tenant()
-        : null;
+    return cache.last(apiKeyHash) instanceof Principal principal ? principal.tenant() : null;
   }
 
   /**
@@ -203,28 +142,12 @@ public final class TenantDirectory {
    * #lastVerifiedTenant} names its load next time.
    */
   public void rememberVerifiedToken(String tokenHash, Principal principal) {
-    remember(TOKEN + tokenHash, principal, cacheNanos, generation.get());
+    cache.remember(TOKEN + tokenHash, principal, cacheNanos, cache.generation());
   }
 
   /** Who a bearer token was last verified for; like {@link #lastResolvedTenant} for keys. */
   public Tenant lastVerifiedTenant(String tokenHash) {
     return lastResolvedTenant(TOKEN + tokenHash);
-  }
-
-  private Object recalled(String key) {
-    Cached cached = cache.get(key);
-    return cached != null && cached.expiresAt - System.nanoTime() > 0 ? cached.value : null;
-  }
-
-  private void remember(String key, Object value, long ttlNanos, long readAt) {
-    if (!remembering || ttlNanos <= 0 || generation.get() != readAt) {
-      return;
-    }
-    if (cache.size() >= CACHE_MAX_ENTRIES) {
-      cache.clear();
-    }
-    long now = System.nanoTime();
-    cache.put(key, new Cached(value, now + ttlNanos / 2, now + ttlNanos));
   }
 
   /**
@@ -233,18 +156,17 @@ public final class TenantDirectory {
    * again when it moves.
    */
   public long generation() {
-    return generation.get();
+    return cache.generation();
   }
 
   /** Whether changes are heard about now; while they are not, holders check again every second. */
   public boolean remembering() {
-    return remembering;
+    return cache.remembering();
   }
 
   /** Forgets every resolved key and tenant: a credential or a tenant changed somewhere. */
   public void forgetAll() {
-    generation.incrementAndGet();
-    cache.clear();
+    cache.forgetAll();
   }
 
   /**
@@ -252,15 +174,35 @@ public final class TenantDirectory {
    * forgets everything at once.
    */
   public void remember(boolean enabled) {
-    remembering = enabled;
-    if (!enabled) {
-      forgetAll();
-    }
+    cache.remembering(enabled);
   }
 
   /** The tenant of that name and whether it is disabled, or {@code null}; remembered like keys. */
   public Future<Found> byName(String name) {
-    return resolve("name:" + name, Found.class, nameLookups, readAt -> lookUpName(name, readAt));
+    return cache.resolve(
+        "name:" + name, Found.class, nameLookups, readAt -> lookUpName(name, readAt));
+  }
+
+  /**
+   * The access of a bearer token of {@code tenant} whose role claim holds {@code claims}: the
+   * grants of those claim values and of the roles they are members of, remembered and forgotten as
+   * keys are.
+   */
+  public Future<Access> accessOf(Tenant tenant, Set<Right> scopes, List<String> claims) {
+    List<String> grantees = claims.stream().map(claim -> "claim:" + claim).sorted().toList();
+    String key = "access:" + tenant.id() + ":" + scopes + ":" + String.join("\u001f", grantees);
+    return cache.resolve(
+        key,
+        Access.class,
+        accessLookups,
+        readAt ->
+            Grants.of(pool, tenant.id(), grantees)
+                .map(
+                    grants -> {
+                      Access access = Access.of(scopes, grants);
+                      cache.remember(key, access, cacheNanos, readAt);
+                      return access;
+                    }));
   }
 
   private Future<Found> lookUpName(String name, long readAt) {
@@ -276,7 +218,7 @@ public final class TenantDirectory {
                   new Found(
                       new Tenant(row.getLong("id"), row.getString("name")),
                       row.getBoolean("disabled"));
-              remember("name:" + name, found, cacheNanos, readAt);
+              cache.remember("name:" + name, found, cacheNanos, readAt);
               return found;
             });
   }
@@ -286,11 +228,6 @@ public final class TenantDirectory {
    * repeat.
    */
   public Future<Tenant> ensureTenantWithKey(String tenantName, String apiKey) {
-    if (!isValidName(tenantName)) {
-      return Future.failedFuture(
-          new IllegalArgumentException(
-              "tenant name must match " + TENANT_NAME.pattern() + ": '" + tenantName + "'"));
-    }
-    return BootstrapTenant.ensure(pool, tenantName, KeyDigest.hash(apiKey));
+    return BootstrapTenant.ensure(pool, tenantName, apiKey);
   }
 }

@@ -37,6 +37,8 @@ public final class Tenants {
   private static final Map<String, String> REMOVALS = new LinkedHashMap<>();
 
   static {
+    REMOVALS.put("role_members", "DELETE FROM role_members WHERE tenant_id = $1");
+    REMOVALS.put("grants", "DELETE FROM grants WHERE tenant_id = $1");
     REMOVALS.put("webhook_dead_letters", "DELETE FROM webhook_dead_letters WHERE tenant_id = $1");
     REMOVALS.put("webhooks", "DELETE FROM webhooks WHERE tenant_id = $1");
     REMOVALS.put("feed_heads", "DELETE FROM feed_heads WHERE tenant_id = $1");

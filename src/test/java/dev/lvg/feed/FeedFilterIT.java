@@ -43,7 +43,7 @@ class FeedFilterIT {
       sql.execute("SET enable_seqscan = off");
       sql.execute("SET jit = off");
       sql.execute(
-          "PREPARE filtered(bigint, bigint, bigint, text[], text[], int) AS "
+          "PREPARE filtered(bigint, bigint, bigint, text[], text[], int, text[]) AS "
               + FeedLog.page(true, true));
       long id;
       try (ResultSet rows =
@@ -56,7 +56,7 @@ class FeedFilterIT {
           sql.executeQuery(
               "EXPLAIN EXECUTE filtered("
                   + id
-                  + ", 0, 30000, ARRAY['op:CreateTableVersion'], ARRAY['in:wanted$t'], 100)")) {
+                  + ", 0, 30000, ARRAY['op:CreateTableVersion'], ARRAY['in:wanted$t'], 100, NULL)")) {
         while (rows.next()) {
           plan.add(rows.getString(1));
         }

@@ -13,6 +13,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -53,6 +55,55 @@ public class LanceDbNodeIT {
                   .toList())
           .as("final manifests (and Lance's own hint) only: no staging manifest or mark left")
           .containsExactly("18446744073709551613.manifest", "18446744073709551614.manifest");
+    }
+  }
+
+  @Test
+  void aKeyScopedToOneNamespaceWorksThereAndIsAnsweredNotFoundElsewhere() throws Exception {
+    String adminKey = "admin-" + UUID.randomUUID();
+    TestGateway gw =
+        TestGateway.dedicated(
+            Map.of(
+                "LVG_MANIFEST_MODE",
+                "finalize",
+                "LVG_DB_URL",
+                TestGateway.shared().databaseUrl(),
+                "LVG_ADMIN_API_KEY",
+                adminKey));
+    try {
+      String tenant = "scoped-" + UUID.randomUUID().toString().substring(0, 8);
+      Api owner = gw.api(gw.tenantWithKey(tenant));
+      owner.post("/v1/namespace/team_a/create", "{}").assertOk();
+      owner.post("/v1/namespace/team_b/create", "{}").assertOk();
+      owner.post("/v1/table/team_b%24plans/declare", "{}").assertOk();
+      String scoped =
+          Api.call(
+                  gw.baseUrl,
+                  "POST",
+                  "/admin/v1/tenants/" + tenant + "/keys",
+                  "{\"grants\":[{\"right\":\"manage\",\"namespace\":[\"team_a\"]}]}",
+                  adminKey)
+              .assertOk()
+              .get("api_key")
+              .asText();
+      JsonNode result = node("scoped.mjs", gw.baseUrl, scoped);
+      assertThat(result.get("rows").intValue()).isEqualTo(3);
+      assertThat(result.get("tagged").toString()).isEqualTo("[\"first\"]");
+      assertThat(result.get("names").toString()).isEqualTo("[\"events\"]");
+      assertThat(result.get("namespaces").get("namespaces").toString()).isEqualTo("[\"team_a\"]");
+      result
+          .get("outside")
+          .fields()
+          .forEachRemaining(
+              refused ->
+                  assertThat(refused.getValue().asText())
+                      .as(refused.getKey())
+                      .contains("team_b")
+                      .containsIgnoringCase("not found"));
+      owner.post("/v1/table/team_b%24plans/describe", "{}").assertOk();
+      owner.post("/v1/table/team_b%24intruder/describe", "{}").assertError(404, 4);
+    } finally {
+      gw.gateway.close();
     }
   }
 
