@@ -163,7 +163,7 @@ public final class TransactionLog {
     return result;
   }
 
-  private static ApiException notFound(String transactionId) {
+  static ApiException notFound(String transactionId) {
     return new ApiException(
         ErrorCode.TRANSACTION_NOT_FOUND, "transaction " + transactionId + " not found");
   }

@@ -38,6 +38,67 @@ class AdminCommandIT {
   }
 
   @Test
+  void anOperatorScopesAKeyToANamespaceThroughARole() throws Exception {
+    String tenant = "cli-" + UUID.randomUUID().toString().substring(0, 8);
+    assertThat(jar("tenants", "create", tenant).status()).isZero();
+    var owner =
+        TestGateway.shared()
+            .api(
+                new ObjectMapper()
+                    .readTree(jar("keys", "create", "--tenant", tenant).out())
+                    .get("api_key")
+                    .asText());
+    owner.post("/v1/namespace/team_a/create", "{}").assertOk();
+    owner.post("/v1/namespace/team_b/create", "{}").assertOk();
+
+    Run granted =
+        jar(
+            "grants",
+            "create",
+            "--tenant",
+            tenant,
+            "--grantee",
+            "role:team-a",
+            "--right",
+            "write",
+            "--namespace",
+            "team_a");
+    assertThat(granted.status()).as(granted.err()).isZero();
+    JsonNode grant = new ObjectMapper().readTree(granted.out());
+    assertThat(grant.get("namespace").toString()).isEqualTo("[\"team_a\"]");
+    Run issued = jar("keys", "create", "--tenant", tenant, "--roles", "team-a");
+    assertThat(issued.status()).as(issued.err()).isZero();
+    JsonNode key = new ObjectMapper().readTree(issued.out());
+    assertThat(key.get("scopes")).isEmpty();
+    var scoped = TestGateway.shared().api(key.get("api_key").asText());
+    scoped.post("/v1/table/team_a%24t/declare", "{}").assertError(403, 15);
+    scoped.post("/v1/namespace/team_a/describe", "{}").assertOk();
+    scoped.post("/v1/namespace/team_b/describe", "{}").assertError(404, 1);
+
+    Run listed = jar("grants", "list", "--tenant", tenant, "--grantee", "role:team-a");
+    assertThat(new ObjectMapper().readTree(listed.out()).get("grants")).hasSize(1);
+    Run removed =
+        jar(
+            "roles",
+            "remove-member",
+            "--tenant",
+            tenant,
+            "--role",
+            "team-a",
+            "--member",
+            "key:" + key.get("key_id").asText());
+    assertThat(removed.status()).as(removed.err()).isZero();
+    assertThat(scoped.statusWithin("/v1/namespace/team_a/describe", 403, 2_000)).isEqualTo(403);
+    Run deleted =
+        jar("grants", "delete", "--tenant", tenant, "--grant-id", grant.get("grant_id").asText());
+    assertThat(deleted.status()).as(deleted.err()).isZero();
+    assertThat(
+            jar("grants", "create", "--tenant", tenant, "--grantee", "nobody", "--right", "read")
+                .status())
+        .isEqualTo(1);
+  }
+
+  @Test
   void anOperatorCreatesATenantAndAReadKeyThatTheGatewayHonours() throws Exception {
     String tenant = "cli-" + UUID.randomUUID().toString().substring(0, 8);
     Run created = jar("tenants", "create", tenant);

@@ -125,6 +125,37 @@ class GrantsIT {
     assertThat(strings(teams.owner().get("/v1/table").assertOk().get("tables")))
         .contains("shared$salaries", "team_b$plans");
 
+    // Transactions: described only when of a table the key may read.
+    teams
+        .owner()
+        .post("/v1/table/shared%24prices/version/create", Api.createBody(1, "p/1"))
+        .assertOk();
+    teams
+        .owner()
+        .post("/v1/table/team_b%24plans/version/create", Api.createBody(1, "b/1"))
+        .assertOk();
+    Map<String, String> transactions = new java.util.HashMap<>();
+    teams
+        .owner()
+        .post("/v1/events", "{\"page-size\":100}")
+        .assertOk()
+        .get("events")
+        .forEach(
+            event -> {
+              if (event.path("data").has("transaction_id")) {
+                transactions.put(
+                    event.path("subject").asText(),
+                    event.path("data").path("transaction_id").asText());
+              }
+            });
+    a.post("/v1/transaction/" + transactions.get("shared$prices") + "/describe", "{}").assertOk();
+    a.post("/v1/transaction/" + transactions.get("team_b$plans") + "/describe", "{}")
+        .assertError(404, 10);
+    a.post(
+            "/v1/transaction/team_b%24plans%24" + transactions.get("team_b$plans") + "/describe",
+            "{}")
+        .assertError(404, 1);
+
     JsonNode caller = a.get("/v1/whoami").assertOk();
     assertThat(strings(caller.get("rights"))).isEmpty();
     assertThat(caller.get("grants")).hasSize(2);
