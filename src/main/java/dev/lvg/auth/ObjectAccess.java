@@ -18,8 +18,8 @@ import io.vertx.ext.web.RoutingContext;
  * What a credential may do on the object a request names, checked from the operation catalogue: the
  * right an operation needs ({@link GatewayOperation#right()}) on the namespace or table its path
  * names; creating needs {@link Right#MANAGE} on the object to be made. An operation whose path
- * names no object (lists of everything, batches, the change feed) checks or filters its objects
- * itself.
+ * names no object (lists of everything, batches, the change feed) needs its right somewhere in the
+ * tenant here, and checks or filters its objects itself.
  *
  * <p>An object the credential may not even see is answered as if it did not exist (404, as the
  * gateway answers for a missing table or namespace), so a credential learns nothing of what lies
@@ -62,7 +62,13 @@ public final class ObjectAccess {
     }
     return ctx -> {
       Access access = access(ctx);
-      checked(ctx, () -> grantsSomething(access, right));
+      checked(
+          ctx,
+          () -> {
+            if (!access.mayAnywhere(right)) {
+              throw denied(access, right, "anything in this tenant");
+            }
+          });
     };
   }
 

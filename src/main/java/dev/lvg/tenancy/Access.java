@@ -96,6 +96,11 @@ public final class Access {
     return tenantRights.contains(right);
   }
 
+  /** Whether it holds {@code right} anywhere in the tenant: on the tenant, or by a grant. */
+  public boolean mayAnywhere(Right right) {
+    return onTenant(right) || grants.stream().anyMatch(grant -> grant.right().includes(right));
+  }
+
   /** The rights it holds on the whole tenant. */
   public Set<Right> tenantRights() {
     return tenantRights;
