@@ -3,6 +3,7 @@ package dev.lvg;
 import dev.lvg.admin.AdminRoutes;
 import dev.lvg.config.Deadlines;
 import dev.lvg.config.GatewayConfig;
+import dev.lvg.config.TlsSettings;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ConnectionGuard;
 import dev.lvg.http.ErrorCode;
@@ -10,9 +11,11 @@ import dev.lvg.http.ErrorResponder;
 import dev.lvg.http.RequestIds;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.ClientAuth;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.PemKeyCertOptions;
+import io.vertx.core.net.PemTrustOptions;
 import io.vertx.ext.web.Router;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -32,8 +35,16 @@ final class ApiListeners {
 
   private ApiListeners() {}
 
-  /** The server options of both listeners: compression, limits, and TLS when configured. */
+  /** The API listener's options. */
   static HttpServerOptions options(GatewayConfig config) {
+    return options(config, false);
+  }
+
+  /**
+   * The server options of a listener: compression, limits, and TLS when configured; mutual TLS on
+   * the API listener only (on the admin listener the operator key or an admin token authorizes).
+   */
+  static HttpServerOptions options(GatewayConfig config, boolean admin) {
     Deadlines deadlines = config.deadlines();
     HttpServerOptions options =
         new HttpServerOptions()
@@ -42,19 +53,27 @@ final class ApiListeners {
             // HTTP/1.1 only: with cleartext HTTP/2 on, a connection exists only once its first
             // bytes are in, so a peer that connects and says nothing would escape the head timeout.
             .setHttp2ClearTextEnabled(false);
-    if (config.tls()) {
+    TlsSettings tls = config.tlsSettings();
+    if (tls.on()) {
       // HTTP/2 through ALPN, or HTTP/1.1; a handshake not done within the head timeout is cut.
       options
           .setSsl(true)
           .setUseAlpn(true)
           .setKeyCertOptions(
               new PemKeyCertOptions()
-                  .setCertPath(config.tlsCert().toString())
-                  .setKeyPath(config.tlsKey().toString()))
+                  .setCertPath(tls.cert().toString())
+                  .setKeyPath(tls.key().toString()))
           .setSslHandshakeTimeout(deadlines.headTimeoutMillis())
           .setSslHandshakeTimeoutUnit(TimeUnit.MILLISECONDS)
           .setIdleTimeout(deadlines.idleTimeoutMillis())
           .setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
+    }
+    if (tls.mutual() && !admin) {
+      // Mutual TLS: a client without a certificate the client CA signed (and still valid) does
+      // not get past the handshake.
+      options
+          .setClientAuth(ClientAuth.REQUIRED)
+          .setTrustOptions(new PemTrustOptions().addCertPath(tls.clientCa().toString()));
     }
     return options;
   }

@@ -20,6 +20,7 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -33,7 +34,9 @@ final class ApiVerticle extends VerticleBase {
   /**
    * What the chain in front of every operation shares across instances: the two contracts requests
    * are checked against, the bearer tokens (null without OAuth2), the declarations served (for the
-   * served OpenAPI document), the connection counts, and where the listeners' bound ports are told.
+   * served OpenAPI document), the connection counts, where the listeners' bound ports are told, and
+   * every listening server, true for an admin listener (whose certificates are reloaded when their
+   * files change).
    */
   record Front(
       ContractValidation apiContract,
@@ -43,7 +46,8 @@ final class ApiVerticle extends VerticleBase {
       AtomicInteger openConnections,
       AtomicInteger busyGuards,
       AtomicInteger boundPort,
-      AtomicInteger boundAdminPort) {}
+      AtomicInteger boundAdminPort,
+      Map<HttpServer, Boolean> servers) {}
 
   private final Platform platform;
   private final List<Module> modules;
@@ -85,18 +89,25 @@ final class ApiVerticle extends VerticleBase {
         listen(options, router, port, config.host(), !config.adminApart())
             .onSuccess(listening -> front.boundPort().set(listening.actualPort()));
     if (!config.adminApart()) {
-      return api.onSuccess(listening -> server = listening);
+      return api.onSuccess(
+          listening -> {
+            server = listening;
+            front.servers().put(listening, false);
+          });
     }
     AdminListener admin = config.admin();
     // A negative port is a random one the verticles share, one per negative number: -1 is the
     // API's.
     int adminPort = admin.port() == 0 ? -2 : admin.port();
-    Future<HttpServer> own = listen(options, router, adminPort, admin.host(), true);
+    Future<HttpServer> own =
+        listen(ApiListeners.options(config, true), router, adminPort, admin.host(), true);
     return Future.all(api, own)
         .onSuccess(
             both -> {
               server = api.result();
               adminServer = own.result();
+              front.servers().put(server, false);
+              front.servers().put(adminServer, true);
               front.boundAdminPort().set(adminServer.actualPort());
             })
         .onFailure(
@@ -179,6 +190,12 @@ final class ApiVerticle extends VerticleBase {
         .compose(
             idle -> {
               guard.stop();
+              if (server != null) {
+                front.servers().remove(server);
+              }
+              if (adminServer != null) {
+                front.servers().remove(adminServer);
+              }
               return Future.all(close(server), close(adminServer));
             });
   }

@@ -216,8 +216,14 @@ final class Assembly implements AutoCloseable {
             new AtomicInteger(),
             new AtomicInteger(),
             apiPort,
-            adminPort);
+            adminPort,
+            new ConcurrentHashMap<>());
     GatewayConfig config = platform.config();
+    if (config.tlsSettings().on()) {
+      long every = config.tlsSettings().reloadSeconds() * 1000L;
+      TlsReload reload = new TlsReload(vertx, config, front.servers());
+      platform.jobs().every("tls-reload", every, every, reload::check);
+    }
     int port = config.port() == 0 ? -1 : config.port();
     return vertx
         .deployVerticle(

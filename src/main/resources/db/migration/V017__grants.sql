@@ -25,6 +25,23 @@ CREATE TABLE role_members (
 );
 CREATE INDEX role_members_member ON role_members (tenant_id, member);
 
+-- Client certificates (mutual TLS): an identity (a certificate's subject, RFC 2253, or one of its
+-- subject alternative names as dns:, ip:, uri: or email:) registered for a tenant acts as the
+-- grantee 'cert:<identity>'. A certificate whose SHA-256 fingerprint is revoked is refused, whatever
+-- its identity. Both are read before a request knows its tenant, as API keys are.
+CREATE TABLE client_certificates (
+  identity   TEXT PRIMARY KEY,
+  tenant_id  BIGINT NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
+  created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE INDEX client_certificates_tenant ON client_certificates (tenant_id);
+
+CREATE TABLE revoked_certificates (
+  fingerprint TEXT PRIMARY KEY,
+  tenant_id   BIGINT NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
+  revoked_at  TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+
 -- A webhook may act as a grantee: it is then sent only the events of what that grantee may read.
 ALTER TABLE webhooks ADD COLUMN grantee TEXT;
 
@@ -33,6 +50,8 @@ BEGIN
   IF EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') THEN
     PERFORM create_distributed_table('grants', 'tenant_id', colocate_with => 'namespaces');
     PERFORM create_distributed_table('role_members', 'tenant_id', colocate_with => 'namespaces');
+    PERFORM create_reference_table('client_certificates');
+    PERFORM create_reference_table('revoked_certificates');
   END IF;
 END
 $$;

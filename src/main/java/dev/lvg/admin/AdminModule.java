@@ -16,6 +16,7 @@ public final class AdminModule extends Feature {
   public void routes(Routes routes) {
     new AdminRoutes(platform().pools().writes()).mount(routes);
     new GrantRoutes(platform().pools().writes()).mount(routes);
+    new CertificateRoutes(platform().pools().writes()).mount(routes);
     new AdmissionRoutes(platform().pools().writes(), platform().limits().report()).mount(routes);
     new CallerRoutes().mount(routes);
   }

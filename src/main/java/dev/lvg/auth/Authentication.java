@@ -6,6 +6,7 @@ import dev.lvg.http.ErrorCode;
 import dev.lvg.http.RequestIds;
 import dev.lvg.http.Requests;
 import dev.lvg.http.Secrets;
+import dev.lvg.tenancy.ClientCertificates;
 import dev.lvg.tenancy.KeyDigest;
 import dev.lvg.tenancy.Principal;
 import dev.lvg.tenancy.Tenant;
@@ -14,12 +15,16 @@ import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
 import java.util.function.Supplier;
+import javax.net.ssl.SSLPeerUnverifiedException;
 
 /**
  * Resolves the tenant of a request: from an API key ({@code x-api-key}, or {@code identity.api_key}
  * in the body) or, when a token issuer is configured, from a bearer token ({@code Authorization:
- * Bearer}, or {@code identity.auth_token}). Headers win over the body, and an API key over a token.
+ * Bearer}, or {@code identity.auth_token}); without either, under mutual TLS, from the client
+ * certificate. Headers win over the body, and an API key over a token.
  */
 public final class Authentication implements Handler<RoutingContext> {
   private static final String BEARER = "bearer ";
@@ -106,7 +111,13 @@ public final class Authentication implements Handler<RoutingContext> {
     }
     String authorization = request.getHeader("Authorization");
     if (authorization == null) {
-      return "anonymous";
+      X509Certificate certificate = peerCertificate(request);
+      if (certificate == null) {
+        return "anonymous";
+      }
+      Tenant known =
+          tenants.lastResolvedTenant("cert:" + ClientCertificates.fingerprint(certificate));
+      return known != null ? requesterOf(known.id()) : UNRESOLVED;
     }
     String token = bearerTokens == null ? null : bearerToken(authorization);
     Tenant verified = token == null ? null : tenants.lastVerifiedTenant(KeyDigest.hash(token));
@@ -163,7 +174,27 @@ public final class Authentication implements Handler<RoutingContext> {
     if (body.identityAuthToken() != null) {
       return () -> bearer(body.identityAuthToken());
     }
+    X509Certificate certificate = peerCertificate(ctx.request());
+    if (certificate != null) {
+      return () -> tenants.authenticate(certificate);
+    }
     throw ApiException.unauthenticated("credentials are missing: send the API key in x-api-key");
+  }
+
+  /**
+   * The client certificate the TLS handshake verified (mutual TLS), or null: a plain connection, or
+   * none was asked for.
+   */
+  private static X509Certificate peerCertificate(HttpServerRequest request) {
+    if (!request.isSSL() || request.sslSession() == null) {
+      return null;
+    }
+    try {
+      Certificate[] chain = request.sslSession().getPeerCertificates();
+      return chain.length > 0 && chain[0] instanceof X509Certificate first ? first : null;
+    } catch (SSLPeerUnverifiedException none) {
+      return null;
+    }
   }
 
   /** The token of an {@code Authorization: Bearer <token>} header, or null for another scheme. */

@@ -45,8 +45,7 @@ public record GatewayConfig(
     int dbStartTimeoutSeconds,
     String managementHost,
     String adminApiKey,
-    Path tlsCert,
-    Path tlsKey,
+    TlsSettings tlsSettings,
     FeedSettings feed,
     boolean console,
     AdminListener admin) {
@@ -61,7 +60,7 @@ public record GatewayConfig(
 
   /** True when the API port serves TLS (and HTTP/2 through ALPN). */
   public boolean tls() {
-    return tlsCert != null;
+    return tlsSettings.on();
   }
 
   /**
@@ -207,8 +206,7 @@ public record GatewayConfig(
         s.integer("LVG_DB_START_TIMEOUT_S", 60, 0, 3600),
         s.string("LVG_MANAGEMENT_HOST", s.string("LVG_HOST", "0.0.0.0")),
         emptyToNull(s.string("LVG_ADMIN_API_KEY", "")),
-        readable(s, "LVG_TLS_CERT", "LVG_TLS_KEY"),
-        readable(s, "LVG_TLS_KEY", "LVG_TLS_CERT"),
+        TlsSettings.from(s),
         FeedSettings.from(s),
         s.bool("LVG_CONSOLE", false),
         AdminListener.from(s));
@@ -232,22 +230,6 @@ public record GatewayConfig(
         emptyToNull(s.string("LVG_STS_ENDPOINT", "")),
         roleArn,
         s.integer("LVG_VENDED_CREDENTIALS_SECONDS", 3600, 900, 43_200));
-  }
-
-  /** The file named by {@code key} (which must be set together with {@code partner}), or null. */
-  private static Path readable(Settings s, String key, String partner) {
-    String value = s.string(key, "");
-    if (value.isEmpty() != s.string(partner, "").isEmpty()) {
-      throw new ConfigException(key + " and " + partner + " must be set together");
-    }
-    if (value.isEmpty()) {
-      return null;
-    }
-    Path path = Path.of(value);
-    if (!Files.isReadable(path)) {
-      throw new ConfigException(key + ": cannot read " + path);
-    }
-    return path;
   }
 
   private static String emptyToNull(String value) {

@@ -265,7 +265,7 @@ public final class Grants {
   }
 
   /** The id of {@code tenant}, or 404 code 1. */
-  private static Future<Long> tenantId(SqlClient db, String tenant) {
+  static Future<Long> tenantId(SqlClient db, String tenant) {
     return db.preparedQuery(TenantDirectory.TENANT_ID)
         .execute(Tuple.of(tenant))
         .compose(

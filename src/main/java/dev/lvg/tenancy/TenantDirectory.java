@@ -8,6 +8,7 @@ import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
+import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -49,6 +50,7 @@ public final class TenantDirectory {
   private final SharedLookups<Principal> keyLookups = new SharedLookups<>();
   private final SharedLookups<Found> nameLookups = new SharedLookups<>();
   private final SharedLookups<Access> accessLookups = new SharedLookups<>();
+  private final SharedLookups<Principal> certificateLookups = new SharedLookups<>();
   private final long cacheNanos;
 
   public TenantDirectory(Pool pool) {
@@ -181,6 +183,21 @@ public final class TenantDirectory {
   public Future<Found> byName(String name) {
     return cache.resolve(
         "name:" + name, Found.class, nameLookups, readAt -> lookUpName(name, readAt));
+  }
+
+  /**
+   * Who a client certificate (already verified by the TLS handshake) acts as, remembered by its
+   * fingerprint as keys are; see {@link ClientCertificates}.
+   */
+  public Future<Principal> authenticate(X509Certificate certificate) {
+    String key = "cert:" + ClientCertificates.fingerprint(certificate);
+    return cache.resolve(
+        key,
+        Principal.class,
+        certificateLookups,
+        readAt ->
+            ClientCertificates.principal(pool, certificate)
+                .onSuccess(principal -> cache.remember(key, principal, cacheNanos, readAt)));
   }
 
   /**

@@ -50,6 +50,8 @@ public final class Tenants {
     REMOVALS.put("lance_tables", "DELETE FROM lance_tables WHERE tenant_id = $1");
     REMOVALS.put("namespaces", "DELETE FROM namespaces WHERE tenant_id = $1");
     REMOVALS.put("api_keys", "DELETE FROM api_keys WHERE tenant_id = $1");
+    REMOVALS.put("client_certificates", "DELETE FROM client_certificates WHERE tenant_id = $1");
+    REMOVALS.put("revoked_certificates", "DELETE FROM revoked_certificates WHERE tenant_id = $1");
     REMOVALS.put("tenants", "DELETE FROM tenants WHERE id = $1");
   }
 

@@ -29,7 +29,13 @@ import org.junit.jupiter.api.Test;
 class DistributionRulesIT {
   /** Copied to every node: read before a tenant is known, or not a tenant's at all. */
   private static final Set<String> REFERENCE_TABLES =
-      Set.of("tenants", "api_keys", "schema_migrations", "feed_epoch");
+      Set.of(
+          "tenants",
+          "api_keys",
+          "schema_migrations",
+          "feed_epoch",
+          "client_certificates",
+          "revoked_certificates");
 
   /** Statements that read across tenants, and why that is fine on Citus. */
   private static final Map<String, String> ACROSS_TENANTS =
