@@ -62,7 +62,7 @@ export async function signIn(kind, value) {
   let who = null;
   try {
     const caller = await call("GET", "/v1/whoami", undefined, secret);
-    who = { tenant: caller.tenant, rights: caller.rights, admin: false };
+    who = { tenant: caller.tenant, rights: caller.rights, grants: caller.grants ?? [], admin: false };
   } catch (failure) {
     if (!(failure instanceof ApiError) || (failure.status !== 401 && failure.status !== 403)) throw failure;
     try {

@@ -25,7 +25,7 @@ function renderNav(who) {
   nav.hidden = false;
   document.getElementById("who").textContent = who.admin
     ? "Signed in as the operator (every tenant)"
-    : `Tenant ${who.tenant} · ${who.rights.includes("write") ? "read and write" : "read only"}`;
+    : `Tenant ${who.tenant} · ${access(who)}`;
 }
 
 function renderSignIn(main) {
@@ -85,3 +85,12 @@ document.querySelector(".skip").addEventListener("click", (event) => {
 });
 window.addEventListener("hashchange", () => { clearStatus(); route(); });
 route();
+
+// What a tenant credential may do, in words: on the whole tenant, or through its grants below it
+// (the catalog then shows only what they let it read).
+function access(who) {
+  if (who.rights.includes("write")) return "read and write";
+  if (who.rights.includes("read")) return "read only";
+  const grants = who.grants.length;
+  return grants === 0 ? "no rights" : `${grants} grant${grants === 1 ? "" : "s"} below the tenant`;
+}

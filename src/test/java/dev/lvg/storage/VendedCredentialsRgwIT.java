@@ -239,6 +239,60 @@ class VendedCredentialsRgwIT {
     }
   }
 
+  @Test
+  void aTableScopedKeyGetsCredentialsForItsTablesOnlyAndOnlyTheRightGranted() {
+    String tenantName = "vend-g-" + UUID.randomUUID().toString().substring(0, 8);
+    Api.call(
+            gw.baseUrl, "POST", "/admin/v1/tenants", "{\"name\":\"" + tenantName + "\"}", ADMIN_KEY)
+        .assertOk();
+    String owner = issue(tenantName, "\"read\",\"write\"");
+    gw.api(owner).post("/v1/namespace/ns/create", "{}").assertOk();
+    String written = keyOf(declare(owner, "written"));
+    String read = keyOf(declare(owner, "read"));
+    String other = keyOf(declare(owner, "other"));
+    for (String table : new String[] {written, read, other}) {
+      put(gatewayUser, table + "/data/existing");
+    }
+    String scoped =
+        Api.call(
+                gw.baseUrl,
+                "POST",
+                "/admin/v1/tenants/" + tenantName + "/keys",
+                "{\"grants\":[{\"right\":\"write\",\"table\":[\"ns\",\"written\"]},"
+                    + "{\"right\":\"read\",\"table\":[\"ns\",\"read\"]}]}",
+                ADMIN_KEY)
+            .assertOk()
+            .get("api_key")
+            .asText();
+    Api api = gw.api(scoped);
+    api.post("/v1/table/ns%24other/describe", "{}").assertError(404, 4);
+    try (S3Client writer =
+        vendedClient(
+            api.post("/v1/table/ns%24written/describe", "{}").assertOk().get("storage_options"))) {
+      put(writer, written + "/data/new");
+      for (String outside : new String[] {read, other}) {
+        assertForbidden(() -> put(writer, outside + "/data/planted"), "put " + outside);
+        assertForbidden(
+            () ->
+                writer.getObjectAsBytes(get -> get.bucket(bucket).key(outside + "/data/existing")),
+            "get " + outside);
+      }
+    }
+    try (S3Client reader =
+        vendedClient(
+            api.post("/v1/table/ns%24read/describe", "{}").assertOk().get("storage_options"))) {
+      assertThat(
+              reader
+                  .getObjectAsBytes(get -> get.bucket(bucket).key(read + "/data/existing"))
+                  .asUtf8String())
+          .isEqualTo("x");
+      assertForbidden(() -> put(reader, read + "/data/planted"), "a read grant's put");
+      assertForbidden(
+          () -> reader.getObjectAsBytes(get -> get.bucket(bucket).key(other + "/data/existing")),
+          "a read grant's get of another table");
+    }
+  }
+
   /** A new key of {@code tenant} with {@code scopes} (JSON strings, comma-separated). */
   private static String issue(String tenant, String scopes) {
     return Api.call(

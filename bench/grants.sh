@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# What rights below the tenant cost on the commit path: record-mode commits/s under wrk with a key
+# whose role holds 10,000 grants (one of them writing the benchmark's namespace) side by side with
+# the tenant-wide bootstrap key, on one gateway, the two keys alternating run by run (wide, scoped,
+# wide, scoped, ...) so that a drift of the machine falls on both alike. Each run commits to tables
+# of its own.
+#   bench/grants.sh [runs] [seconds] [connections] [grants]   (default: 3 runs, 20 s, 64, 10000)
+# Needs the machine's PostgreSQL on 127.0.0.1:5432 (user postgres) and wrk (installed with apt-get
+# when missing). Writes its section of BENCHMARKS.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${1:-3}
+DURATION=${2:-20}
+CONNECTIONS=${3:-64}
+GRANTS=${4:-10000}
+WARM_UP=${WARM_UP:-20}
+TABLES=1000
+DB=lvg_bench
+OUT=target/bench-grants.md
+ADMIN_PORT=2435
+. bench/lib.sh
+
+need wrk
+build
+start_gateway record LVG_ADMIN_API_KEY=bench-admin LVG_ADMIN_PORT=$ADMIN_PORT
+curl -sf -o /dev/null -X POST "$API/v1/namespace/bench/create" -H "x-api-key: $KEY" -d '{}'
+# The role's grants: write on the benchmark's namespace, and GRANTS - 1 others on namespaces and
+# tables elsewhere, made in the database at once (the admin API makes one per request).
+psql -h 127.0.0.1 -U postgres -d $DB -qc "
+  INSERT INTO grants (tenant_id, grant_id, grantee, privilege, path, on_table)
+  SELECT t.id, 'g_bench_' || i, 'role:many', CASE WHEN i % 3 = 0 THEN 'read' ELSE 'manage' END,
+         CASE WHEN i % 2 = 0 THEN ARRAY['team_' || i] ELSE ARRAY['team_' || (i / 10), 'table_' || i] END,
+         i % 2 = 1
+  FROM tenants t, generate_series(1, $GRANTS - 1) i WHERE t.name = 'bench'"
+curl -sf -o /dev/null -X POST "localhost:$ADMIN_PORT/admin/v1/tenants/bench/grants" -H 'x-api-key: bench-admin' \
+  -d '{"grantee":"role:many","right":"write","namespace":["bench"]}'
+SCOPED=$(curl -sf -X POST "localhost:$ADMIN_PORT/admin/v1/tenants/bench/keys" -H 'x-api-key: bench-admin' \
+  -d '{"roles":["many"],"description":"bench"}' | python3 -c 'import json, sys; print(json.load(sys.stdin)["api_key"])')
+held=$(curl -sf "$API/v1/whoami" -H "x-api-key: $SCOPED" | python3 -c 'import json, sys; print(len(json.load(sys.stdin)["grants"]))')
+[ "$held" = "$GRANTS" ] || { echo "the scoped key holds $held grants, not $GRANTS"; exit 1; }
+
+commits() { # key prefix -> commits/s and p99 (ms) under wrk, on fresh tables of that prefix
+  declare_tables "$2w"
+  declare_tables "$2m"
+  wrk -t2 -c"$CONNECTIONS" -d"${WARM_UP}s" -s bench/create_version.lua "$API" -- $TABLES 2 "$1" "$2w" >/dev/null
+  local out
+  out=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" -s bench/create_version.lua "$API" -- $TABLES 2 "$1" "$2m")
+  echo "$(echo "$out" | awk '/^Requests\/sec/ {printf "%.0f", $2}') $(echo "$out" | grep LVG-LATENCY-MS | tr ' ' '\n' | awk -F= '$1 == "p99" {print $2}')"
+}
+
+rows=""
+declare -A sums
+for run in $(seq 1 "$RUNS"); do
+  for side in wide scoped; do
+    key=$KEY
+    [ $side = scoped ] && key=$SCOPED
+    read -r rate p99 <<<"$(commits "$key" "r$run$side")"
+    echo "run $run $side: $rate commits/s (p99 $p99 ms)"
+    rows+="| $run | $side | $rate | $p99 |"$'\n'
+    sums[$side]=$(awk "BEGIN {print ${sums[$side]:-0} + $rate}")
+  done
+done
+stop_server
+
+ratio=$(awk "BEGIN {printf \"%.3f\", ${sums[scoped]} / ${sums[wide]}}")
+cost=$(awk "BEGIN {printf \"%.1f\", (1 - ${sums[scoped]} / ${sums[wide]}) * 100}")
+{
+  echo "## Rights below the tenant"
+  echo
+  echo "Produced by \`bench/grants.sh $RUNS $DURATION $CONNECTIONS $GRANTS\` on $(date -u +%Y-%m-%d): $(machine)."
+  echo "Record mode under wrk on one gateway, $CONNECTIONS connections, $TABLES fresh tables a run: the"
+  echo "tenant-wide bootstrap key (wide) against a key whose role holds $GRANTS grants, one of them"
+  echo "writing the benchmark's namespace (scoped), alternating run by run. Each run: ${WARM_UP} s of the"
+  echo "same load unrecorded, then ${DURATION} s recorded."
+  echo
+  echo "| run | key | commits/s | p99 (ms) |"
+  echo "|---|---|---|---|"
+  printf "%s" "$rows"
+  echo
+  echo "Scoped over wide, the sum of the runs: **$ratio** (a cost of $cost%)."
+} >"$OUT"
+publish grants "$OUT"
+cat "$OUT"
