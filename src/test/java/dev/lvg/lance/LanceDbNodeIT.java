@@ -21,10 +21,15 @@ import org.junit.jupiter.api.Test;
  * LanceDB for Node ({@code @lancedb/lancedb@0.31.0}, pinned by the lock file in {@code
  * src/test/node/lancedb-smoke}) creates a table, adds rows, opens it, lists its versions and checks
  * out version 1 through the gateway, which finalizes every manifest; and renames, drops, creates a
- * dropped name again, drops every table and the namespace.
+ * dropped name again, drops every table and the namespace. A key scoped to one namespace is used by
+ * that version and by the newest the registry serves ({@code src/test/node/lancedb-newest}).
  */
 public class LanceDbNodeIT {
   private static final NodeProject PROJECT = NodeProject.of("lancedb-smoke", "@lancedb/lancedb");
+
+  /** The newest LanceDB for Node the registry serves, for the scripts both versions run. */
+  private static final NodeProject NEWEST =
+      NodeProject.partlyPublished("lancedb-newest", "@lancedb/lancedb");
 
   @Test
   void createAddOpenListAndCheckOut() throws Exception {
@@ -71,40 +76,48 @@ public class LanceDbNodeIT {
                 "LVG_ADMIN_API_KEY",
                 adminKey));
     try {
-      String tenant = "scoped-" + UUID.randomUUID().toString().substring(0, 8);
-      Api owner = gw.api(gw.tenantWithKey(tenant));
-      owner.post("/v1/namespace/team_a/create", "{}").assertOk();
-      owner.post("/v1/namespace/team_b/create", "{}").assertOk();
-      owner.post("/v1/table/team_b%24plans/declare", "{}").assertOk();
-      String scoped =
-          Api.call(
-                  gw.baseUrl,
-                  "POST",
-                  "/admin/v1/tenants/" + tenant + "/keys",
-                  "{\"grants\":[{\"right\":\"manage\",\"namespace\":[\"team_a\"]}]}",
-                  adminKey)
-              .assertOk()
-              .get("api_key")
-              .asText();
-      JsonNode result = node("scoped.mjs", gw.baseUrl, scoped);
-      assertThat(result.get("rows").intValue()).isEqualTo(3);
-      assertThat(result.get("tagged").toString()).isEqualTo("[\"first\"]");
-      assertThat(result.get("names").toString()).isEqualTo("[\"events\"]");
-      assertThat(result.get("namespaces").get("namespaces").toString()).isEqualTo("[\"team_a\"]");
-      result
-          .get("outside")
-          .fields()
-          .forEachRemaining(
-              refused ->
-                  assertThat(refused.getValue().asText())
-                      .as(refused.getKey())
-                      .contains("team_b")
-                      .containsIgnoringCase("not found"));
-      owner.post("/v1/table/team_b%24plans/describe", "{}").assertOk();
-      owner.post("/v1/table/team_b%24intruder/describe", "{}").assertError(404, 4);
+      for (NodeProject lancedb : List.of(PROJECT, NEWEST)) {
+        scopedKey(gw, adminKey, lancedb);
+      }
     } finally {
       gw.gateway.close();
     }
+  }
+
+  /** {@code scoped.mjs} of {@code lancedb}'s version with a key that may manage team_a only. */
+  private static void scopedKey(TestGateway gw, String adminKey, NodeProject lancedb)
+      throws Exception {
+    String tenant = "scoped-" + UUID.randomUUID().toString().substring(0, 8);
+    Api owner = gw.api(gw.tenantWithKey(tenant));
+    owner.post("/v1/namespace/team_a/create", "{}").assertOk();
+    owner.post("/v1/namespace/team_b/create", "{}").assertOk();
+    owner.post("/v1/table/team_b%24plans/declare", "{}").assertOk();
+    String scoped =
+        Api.call(
+                gw.baseUrl,
+                "POST",
+                "/admin/v1/tenants/" + tenant + "/keys",
+                "{\"grants\":[{\"right\":\"manage\",\"namespace\":[\"team_a\"]}]}",
+                adminKey)
+            .assertOk()
+            .get("api_key")
+            .asText();
+    JsonNode result = lancedb.run("scoped.mjs", gw.baseUrl, scoped);
+    assertThat(result.get("rows").intValue()).isEqualTo(3);
+    assertThat(result.get("tagged").toString()).isEqualTo("[\"first\"]");
+    assertThat(result.get("names").toString()).isEqualTo("[\"events\"]");
+    assertThat(result.get("namespaces").get("namespaces").toString()).isEqualTo("[\"team_a\"]");
+    result
+        .get("outside")
+        .fields()
+        .forEachRemaining(
+            refused ->
+                assertThat(refused.getValue().asText())
+                    .as(refused.getKey())
+                    .contains("team_b")
+                    .containsIgnoringCase("not found"));
+    owner.post("/v1/table/team_b%24plans/describe", "{}").assertOk();
+    owner.post("/v1/table/team_b%24intruder/describe", "{}").assertError(404, 4);
   }
 
   @Test
