@@ -25,9 +25,20 @@ public record TableId(NamespaceId namespace, String name) {
     return List.copyOf(names);
   }
 
+  /**
+   * The names joined by {@code delimiter}, without making a list of them (the commit path's key).
+   */
+  public String joined(String delimiter) {
+    StringBuilder joined = new StringBuilder();
+    for (String part : namespace.names()) {
+      joined.append(part).append(delimiter);
+    }
+    return joined.append(name).toString();
+  }
+
   /** The names joined by the default delimiter: for messages, the audit trail and the feed. */
   @Override
   public String toString() {
-    return ObjectId.display(names());
+    return joined(ObjectId.DEFAULT_DELIMITER);
   }
 }

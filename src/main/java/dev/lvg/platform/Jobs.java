@@ -145,30 +145,35 @@ public final class Jobs {
           });
     }
 
+    /**
+     * Stops it on its own context, so that a run in progress there (on the event loop, while the
+     * stop was asked from elsewhere) has been started and counted when this looks at it.
+     */
     Future<Void> stop(long graceMillis) {
       stopped.set(true);
+      Promise<Void> ended = Promise.promise();
       context.runOnContext(
           now -> {
             vertx.cancelTimer(first);
             vertx.cancelTimer(periodic);
-          });
-      Future<?> last = current.get();
-      if (last == null || last.isComplete()) {
-        return Future.succeededFuture();
-      }
-      Promise<Void> ended = Promise.promise();
-      long timer =
-          vertx.setTimer(
-              Math.max(1, graceMillis),
-              late -> {
-                if (ended.tryComplete()) {
-                  LOG.warn("job {} did not end within {} ms of the stop", name, graceMillis);
-                }
-              });
-      last.onComplete(
-          done -> {
-            vertx.cancelTimer(timer);
-            ended.tryComplete();
+            Future<?> last = current.get();
+            if (last == null || last.isComplete()) {
+              ended.tryComplete();
+              return;
+            }
+            long timer =
+                vertx.setTimer(
+                    Math.max(1, graceMillis),
+                    late -> {
+                      if (ended.tryComplete()) {
+                        LOG.warn("job {} did not end within {} ms of the stop", name, graceMillis);
+                      }
+                    });
+            last.onComplete(
+                done -> {
+                  vertx.cancelTimer(timer);
+                  ended.tryComplete();
+                });
           });
       return ended.future();
     }

@@ -41,7 +41,7 @@ record BatchCommitter(Vertx vertx, Pool pool, VersionRepository repository, Mani
   @Override
   public Future<Void> run(List<CommitQueue.Pending> batch, Runnable release) {
     List<Keyed> keyed = new ArrayList<>(batch.size());
-    batch.forEach(p -> keyed.add(new Keyed(String.join("/", p.request().tableId().names()), p)));
+    batch.forEach(p -> keyed.add(new Keyed(p.request().tableId().joined("/"), p)));
     keyed.sort(LOCK_ORDER);
     List<CommitQueue.Pending> ordered = new ArrayList<>(keyed.size());
     keyed.forEach(k -> ordered.add(k.pending()));
