@@ -9,6 +9,7 @@ import dev.lvg.feed.FeedModule;
 import dev.lvg.feed.WebhooksModule;
 import dev.lvg.platform.Module;
 import dev.lvg.restore.RestoreModule;
+import dev.lvg.sink.SinksModule;
 import dev.lvg.tag.TagsModule;
 import dev.lvg.transaction.TransactionsModule;
 import dev.lvg.version.VersionsModule;
@@ -41,6 +42,9 @@ final class Modules {
             new AdminModule(),
             feed,
             new WebhooksModule(feed)));
+    if (config.feed().sinks().nats()) {
+      modules.add(new SinksModule());
+    }
     return List.copyOf(modules);
   }
 }

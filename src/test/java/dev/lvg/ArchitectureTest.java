@@ -57,6 +57,7 @@ class ArchitectureTest {
             "dev.lvg.metrics..",
             "dev.lvg.overload..",
             "dev.lvg.platform..",
+            "dev.lvg.sink..",
             "dev.lvg.storage..",
             "dev.lvg.tag..",
             "dev.lvg.tenancy..",
@@ -67,7 +68,10 @@ class ArchitectureTest {
 
   /** The packages of the features the module map lists (every feature on), each module's own. */
   private static final List<String> FEATURE_PACKAGES =
-      Modules.of(GatewayConfig.fromSettings(Map.of("LVG_CONSOLE", "true"))).stream()
+      Modules.of(
+              GatewayConfig.fromSettings(
+                  Map.of("LVG_CONSOLE", "true", "LVG_FEED_NATS_URL", "nats://127.0.0.1:4222")))
+          .stream()
           .map(module -> module.getClass().getPackageName())
           .distinct()
           .toList();
@@ -85,6 +89,7 @@ class ArchitectureTest {
             "dev.lvg.console",
             "dev.lvg.feed",
             "dev.lvg.restore",
+            "dev.lvg.sink",
             "dev.lvg.tag",
             "dev.lvg.transaction",
             "dev.lvg.version");

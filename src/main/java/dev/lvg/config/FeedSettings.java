@@ -8,8 +8,8 @@ import java.util.regex.Pattern;
 /**
  * The change feed: how long events are kept and how often expiry looks for older ones, how often
  * the live tail looks for new ones, when it sends a heartbeat, how long a consumer may leave its
- * connection full before it is cut off, and how many live tails this gateway holds at once: in all,
- * for one tenant, and for one credential.
+ * connection full before it is cut off, how many live tails this gateway holds at once: in all, for
+ * one tenant, and for one credential; webhooks; and the brokers it is published into.
  */
 public record FeedSettings(
     Duration retention,
@@ -21,7 +21,8 @@ public record FeedSettings(
     int maxStreamsPerTenant,
     int maxStreamsPerCredential,
     String source,
-    WebhookSettings webhooks) {
+    WebhookSettings webhooks,
+    SinkSettings sinks) {
   private static final Pattern SHORT = Pattern.compile("(\\d{1,9})([smhd])");
 
   static FeedSettings from(Settings s) {
@@ -35,7 +36,8 @@ public record FeedSettings(
         s.integer("LVG_EVENTS_MAX_STREAMS_PER_TENANT", 1_000, 0, 1_000_000),
         s.integer("LVG_EVENTS_MAX_STREAMS_PER_KEY", 100, 0, 1_000_000),
         s.string("LVG_EVENTS_SOURCE", "/lance-version-gateway"),
-        WebhookSettings.from(s));
+        WebhookSettings.from(s),
+        SinkSettings.from(s));
   }
 
   /** {@code 7d}, {@code 12h}, {@code 30m}, {@code 45s}, or an ISO-8601 duration ({@code PT90M}). */

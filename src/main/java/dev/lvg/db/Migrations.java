@@ -42,7 +42,8 @@ public final class Migrations {
           "V014__change_feed.sql",
           "V015__webhooks.sql",
           "V016__feed_keys.sql",
-          "V017__grants.sql");
+          "V017__grants.sql",
+          "V018__feed_sinks.sql");
 
   private static final long LOCK_KEY = 0x4c56475f4d4947L;
 

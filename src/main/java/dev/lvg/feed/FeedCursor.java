@@ -1,6 +1,7 @@
 package dev.lvg.feed;
 
 import dev.lvg.http.ApiException;
+import dev.lvg.platform.Exported;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -9,6 +10,7 @@ import java.util.regex.Pattern;
  * position read. Written {@code epoch.position}; it is an event's {@code id} and an SSE event's
  * {@code id:}, so any event is a cursor to resume after.
  */
+@Exported
 public record FeedCursor(String epoch, long position) {
   private static final Pattern FORM = Pattern.compile("([0-9a-f]{1,32})\\.(\\d{1,18})");
 

@@ -3,6 +3,7 @@ package dev.lvg.feed;
 import dev.lvg.http.ObjectId;
 import dev.lvg.operation.GatewayOperation;
 import dev.lvg.operation.Right;
+import dev.lvg.platform.Exported;
 import dev.lvg.tenancy.Access;
 import java.util.List;
 
@@ -10,6 +11,7 @@ import java.util.List;
  * What a read of the change feed keeps: the operations and objects asked for (null: every one), of
  * those {@code readable} may read (null: every one, for a credential that reads the whole tenant).
  */
+@Exported
 public record FeedFilter(List<String> operations, List<String> objects, Access readable) {
   public static final FeedFilter ALL = new FeedFilter(null, null, null);
 

@@ -7,6 +7,7 @@ import dev.lvg.http.ErrorCode;
 import dev.lvg.http.Json;
 import dev.lvg.http.ObjectId;
 import dev.lvg.operation.GatewayOperation;
+import dev.lvg.platform.Exported;
 import dev.lvg.tenancy.Tenant;
 import dev.lvg.version.TableVersion;
 import io.vertx.core.Future;
@@ -26,6 +27,7 @@ import java.util.UUID;
  * first; the head's transaction committed after every lower position's, so all of them are visible
  * and a page never passes an event that has yet to appear.
  */
+@Exported
 public final class FeedLog {
   public static final int DEFAULT_PAGE_SIZE = 100;
   public static final int MAX_PAGE_SIZE = 1000;

@@ -1,0 +1,55 @@
+package dev.lvg.config;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Where the change feed is published besides the gateway's own API, off by default. NATS JetStream
+ * ({@code LVG_FEED_NATS_URL}): each event on the subject {@code <prefix>.<tenant>.<names…>} of the
+ * stream {@code stream} (created when missing), authenticated by a credentials file or a token; for
+ * every tenant, or for those {@code tenants} names. A sink's run looks for new events every {@code
+ * pollMillis}.
+ */
+public record SinkSettings(
+    String natsUrl,
+    String natsSubjectPrefix,
+    String natsStream,
+    String natsCredentials,
+    String natsToken,
+    List<String> tenants,
+    int pollMillis) {
+
+  /** Whether events are published into NATS JetStream. */
+  public boolean nats() {
+    return natsUrl != null;
+  }
+
+  static SinkSettings from(Settings s) {
+    String tenants = s.string("LVG_FEED_SINK_TENANTS", "").trim();
+    String prefix = s.string("LVG_FEED_NATS_SUBJECT_PREFIX", "lance");
+    if (!prefix.matches("[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*")) {
+      throw new ConfigException(
+          "LVG_FEED_NATS_SUBJECT_PREFIX is tokens of letters, digits, '_' and '-' joined by '.',"
+              + " got '"
+              + prefix
+              + "'");
+    }
+    return new SinkSettings(
+        empty(s.string("LVG_FEED_NATS_URL", "")),
+        prefix,
+        s.string("LVG_FEED_NATS_STREAM", "LANCE_FEED"),
+        empty(s.string("LVG_FEED_NATS_CREDENTIALS", "")),
+        empty(s.string("LVG_FEED_NATS_TOKEN", "")),
+        tenants.isEmpty()
+            ? null
+            : Arrays.stream(tenants.split(","))
+                .map(String::trim)
+                .filter(t -> !t.isEmpty())
+                .toList(),
+        s.integer("LVG_FEED_SINK_POLL_MS", 100, 10, 60_000));
+  }
+
+  private static String empty(String value) {
+    return value.isEmpty() ? null : value;
+  }
+}

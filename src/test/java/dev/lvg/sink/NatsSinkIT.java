@@ -1,0 +1,328 @@
+package dev.lvg.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lvg.Api;
+import dev.lvg.Metrics;
+import dev.lvg.TestGateway;
+import io.nats.client.Connection;
+import io.nats.client.JetStreamManagement;
+import io.nats.client.Nats;
+import io.nats.client.api.MessageInfo;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The change feed published into NATS JetStream, against a real {@code nats-server} (Debian's
+ * package) started here on a free port, read back with the official client: every committed change
+ * is in the stream once, each table's events in position order, nothing for a refused request or a
+ * replay; through a broker stopped for 30 s while writers commit.
+ */
+class NatsSinkIT {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final String STREAM = "LANCE_FEED_IT";
+  private static final int WRITERS = 8;
+  private static final int TABLES = 200;
+  private static int port;
+  private static Path store;
+  private static Process server;
+
+  @BeforeAll
+  static void startBroker() throws Exception {
+    try (ServerSocket free = new ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    store = Files.createTempDirectory(Path.of("target"), "nats-");
+    startServer();
+  }
+
+  @AfterAll
+  static void stopBroker() {
+    server.destroy();
+  }
+
+  private static void startServer() throws Exception {
+    server =
+        new ProcessBuilder(
+                "nats-server",
+                "-js",
+                "-a",
+                "127.0.0.1",
+                "-p",
+                Integer.toString(port),
+                "-sd",
+                store.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(store.resolve("server.log").toFile())
+            .start();
+    long deadline = System.nanoTime() + 20_000_000_000L;
+    while (System.nanoTime() < deadline) {
+      try (Socket probe = new Socket("127.0.0.1", port)) {
+        return;
+      } catch (IOException notYet) {
+        Thread.sleep(100);
+      }
+    }
+    throw new IllegalStateException(
+        "nats-server did not listen: " + Files.readString(store.resolve("server.log")));
+  }
+
+  @Test
+  void everyCommittedChangeIsInTheStreamOnceInTableOrderThroughABrokerOutage() throws Exception {
+    String tenant = "nats-" + UUID.randomUUID().toString().substring(0, 8);
+    TestGateway gw =
+        TestGateway.dedicated(
+            Map.of(
+                "LVG_DB_URL",
+                TestGateway.shared().databaseUrl(),
+                "LVG_FEED_NATS_URL",
+                "nats://127.0.0.1:" + port,
+                "LVG_FEED_NATS_STREAM",
+                STREAM,
+                "LVG_FEED_NATS_SUBJECT_PREFIX",
+                "it.feed",
+                "LVG_FEED_SINK_TENANTS",
+                tenant,
+                "LVG_FEED_SINK_POLL_MS",
+                "50"));
+    ExecutorService writers = Executors.newFixedThreadPool(WRITERS);
+    try {
+      Api owner = gw.api(gw.tenantWithKey(tenant));
+      owner.post("/v1/namespace/ns/create", "{}").assertOk();
+      commit(owner, writers, 1, 2);
+      awaitStream(expected(owner).size(), 30);
+
+      // The broker goes away for 30 s while the writers go on, then comes back.
+      server.destroy();
+      assertThat(server.waitFor(20, TimeUnit.SECONDS)).isTrue();
+      long downAt = System.nanoTime();
+      commit(owner, writers, 3, 3);
+      Thread.sleep(Math.max(0, 30_000 - (System.nanoTime() - downAt) / 1_000_000));
+      assertThat(Metrics.scrape(gw).value("lvg_feed_sink_lag_events{sink=\"nats\"}"))
+          .as("the lag while the broker is away")
+          .isPositive();
+      startServer();
+      commit(owner, writers, 4, 4);
+
+      List<String> expected = expected(owner);
+      assertThat(expected).hasSize(1 + TABLES * 5);
+      List<MessageInfo> stored = awaitStream(expected.size(), 60);
+      List<String> ids = new ArrayList<>();
+      Map<String, Long> lastBySubject = new HashMap<>();
+      for (MessageInfo message : stored) {
+        JsonNode event = MAPPER.readTree(message.getData());
+        String id = message.getHeaders().getFirst("Nats-Msg-Id");
+        assertThat(id).isEqualTo(event.get("id").asText());
+        ids.add(id);
+        long position = Long.parseLong(event.get("sequence").asText());
+        Long before = lastBySubject.put(message.getSubject(), position);
+        assertThat(before == null || before < position)
+            .as("%s: position %d after %d", message.getSubject(), position, before)
+            .isTrue();
+        assertThat(message.getSubject()).startsWith("it.feed." + tenant + ".ns");
+      }
+      assertThat(ids).doesNotHaveDuplicates();
+      assertThat(new HashSet<>(ids)).isEqualTo(Set.copyOf(expected));
+      assertThat(Metrics.scrape(gw).value("lvg_feed_sink_lag_events{sink=\"nats\"}")).isZero();
+      assertThat(Metrics.scrape(gw).value("lvg_feed_sink_leader{sink=\"nats\"}")).isEqualTo(1.0);
+    } finally {
+      writers.shutdownNow();
+      gw.gateway.close();
+    }
+  }
+
+  @Test
+  void whenThePublishingGatewayStopsTheOtherTakesTheSinkOverAndNothingIsLost() throws Exception {
+    String tenant = "natsha-" + UUID.randomUUID().toString().substring(0, 8);
+    String stream = "LANCE_FEED_TAKEOVER";
+    Map<String, String> settings =
+        Map.of(
+            "LVG_DB_URL",
+            TestGateway.shared().databaseUrl(),
+            "LVG_FEED_NATS_URL",
+            "nats://127.0.0.1:" + port,
+            "LVG_FEED_NATS_STREAM",
+            stream,
+            "LVG_FEED_NATS_SUBJECT_PREFIX",
+            "it.takeover",
+            "LVG_FEED_SINK_TENANTS",
+            tenant,
+            "LVG_FEED_SINK_POLL_MS",
+            "50");
+    TestGateway one = TestGateway.dedicated(settings);
+    TestGateway two = TestGateway.dedicated(settings);
+    List<TestGateway> running = new ArrayList<>(List.of(one, two));
+    try {
+      String key = one.tenantWithKey(tenant);
+      Api owner = one.api(key);
+      owner.post("/v1/namespace/ns/create", "{}").assertOk();
+      owner.post("/v1/table/ns%24t/declare", "{}").assertOk();
+      for (int v = 1; v <= 50; v++) {
+        owner.post("/v1/table/ns%24t/version/create", Api.createBody(v, "t/" + v)).assertOk();
+      }
+      awaitStream(stream, 52, 30);
+      double first = Metrics.scrape(one).value("lvg_feed_sink_leader{sink=\"nats\"}");
+      double second = Metrics.scrape(two).value("lvg_feed_sink_leader{sink=\"nats\"}");
+      assertThat(first + second).as("one gateway holds the sink").isEqualTo(1.0);
+      TestGateway holder = first == 1.0 ? one : two;
+      TestGateway other = holder == one ? two : one;
+      holder.gateway.close();
+      running.remove(holder);
+      Api writer = other.api(key);
+      for (int v = 51; v <= 100; v++) {
+        writer.post("/v1/table/ns%24t/version/create", Api.createBody(v, "t/" + v)).assertOk();
+      }
+      List<MessageInfo> stored = awaitStream(stream, 102, 30);
+      List<Long> positions = new ArrayList<>();
+      for (MessageInfo message : stored) {
+        positions.add(Long.parseLong(MAPPER.readTree(message.getData()).get("sequence").asText()));
+      }
+      assertThat(positions).isSorted().doesNotHaveDuplicates().hasSize(102);
+      assertThat(Metrics.scrape(other).value("lvg_feed_sink_leader{sink=\"nats\"}")).isEqualTo(1.0);
+    } finally {
+      running.forEach(gateway -> gateway.gateway.close());
+    }
+  }
+
+  @Test
+  void aSinkThatCannotPublishRaisesItsGaugesAndCommitsGoOn() throws Exception {
+    int nowhere;
+    try (ServerSocket free = new ServerSocket(0)) {
+      nowhere = free.getLocalPort();
+    }
+    String tenant = "natsdown-" + UUID.randomUUID().toString().substring(0, 8);
+    TestGateway gw =
+        TestGateway.dedicated(
+            Map.of(
+                "LVG_DB_URL",
+                TestGateway.shared().databaseUrl(),
+                "LVG_FEED_NATS_URL",
+                "nats://127.0.0.1:" + nowhere,
+                "LVG_FEED_SINK_TENANTS",
+                tenant,
+                "LVG_FEED_SINK_POLL_MS",
+                "50"));
+    try {
+      Api owner = gw.api(gw.tenantWithKey(tenant));
+      owner.post("/v1/namespace/ns/create", "{}").assertOk();
+      owner.post("/v1/table/ns%24t/declare", "{}").assertOk();
+      for (int v = 1; v <= 100; v++) {
+        owner.post("/v1/table/ns%24t/version/create", Api.createBody(v, "t/" + v)).assertOk();
+      }
+      long deadline = System.nanoTime() + 10_000_000_000L;
+      Metrics metrics = Metrics.scrape(gw);
+      while (metrics.value("lvg_feed_sink_lag_events{sink=\"nats\"}") < 102
+          && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+        metrics = Metrics.scrape(gw);
+      }
+      assertThat(metrics.value("lvg_feed_sink_lag_events{sink=\"nats\"}")).isEqualTo(102.0);
+      assertThat(metrics.value("lvg_feed_sink_failures_total{sink=\"nats\"}")).isPositive();
+      assertThat(metrics.value("lvg_feed_sink_published_total{sink=\"nats\"}")).isZero();
+    } finally {
+      gw.gateway.close();
+    }
+  }
+
+  /**
+   * Versions {@code from} to {@code to} of every table, {@value #WRITERS} writers at once, each
+   * version sent twice (the replay answers 200 and records nothing) and once more with another
+   * manifest (409, refused); the first round declares the tables.
+   */
+  private static void commit(Api owner, ExecutorService writers, int from, int to)
+      throws Exception {
+    List<Future<?>> done = new ArrayList<>();
+    for (int w = 0; w < WRITERS; w++) {
+      int writer = w;
+      done.add(
+          writers.submit(
+              () -> {
+                for (int t = writer; t < TABLES; t += WRITERS) {
+                  String table = "/v1/table/ns%24t" + t;
+                  if (from == 1) {
+                    owner.post(table + "/declare", "{}").assertOk();
+                  }
+                  for (int v = from; v <= to; v++) {
+                    String body = Api.createBody(v, "t" + t + "/" + v);
+                    owner.post(table + "/version/create", body).assertOk();
+                    owner.post(table + "/version/create", body).assertOk();
+                    owner
+                        .post(table + "/version/create", Api.createBody(v, "t" + t + "/other"))
+                        .assertError(409, 14);
+                  }
+                }
+              }));
+    }
+    for (Future<?> one : done) {
+      one.get(120, TimeUnit.SECONDS);
+    }
+  }
+
+  /** The ids of every event of the owner's tenant, read from the gateway's own feed. */
+  private static List<String> expected(Api owner) {
+    List<String> ids = new ArrayList<>();
+    String token = "";
+    while (true) {
+      JsonNode page =
+          owner
+              .post("/v1/events", "{\"continuation-token\":\"" + token + "\",\"page-size\":1000}")
+              .assertOk();
+      page.get("events").forEach(event -> ids.add(event.get("id").asText()));
+      if (page.get("continuation-token").asText().equals(token)) {
+        return ids;
+      }
+      token = page.get("continuation-token").asText();
+    }
+  }
+
+  /** Every message of the stream once it holds {@code count}, read with the official client. */
+  private static List<MessageInfo> awaitStream(int count, int seconds) throws Exception {
+    return awaitStream(STREAM, count, seconds);
+  }
+
+  private static List<MessageInfo> awaitStream(String stream, int count, int seconds)
+      throws Exception {
+    try (Connection nats = Nats.connect("nats://127.0.0.1:" + port)) {
+      JetStreamManagement management = nats.jetStreamManagement();
+      long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+      long stored = 0;
+      while (System.nanoTime() < deadline) {
+        try {
+          stored = management.getStreamInfo(stream).getStreamState().getMsgCount();
+        } catch (Exception notYet) {
+          stored = 0;
+        }
+        if (stored >= count) {
+          break;
+        }
+        Thread.sleep(100);
+      }
+      assertThat(stored).as("messages in the stream within %d s", seconds).isEqualTo(count);
+      long first = management.getStreamInfo(stream).getStreamState().getFirstSequence();
+      List<MessageInfo> messages = new ArrayList<>();
+      for (long sequence = first; sequence < first + stored; sequence++) {
+        messages.add(management.getMessage(stream, sequence));
+      }
+      return messages;
+    }
+  }
+}
