@@ -86,24 +86,28 @@ class NatsSinkIT {
         "nats-server did not listen: " + Files.readString(store.resolve("server.log")));
   }
 
+  /** A gateway's settings: publishing {@code tenant}'s feed into a broker on {@code brokerPort}. */
+  private static Map<String, String> settings(
+      int brokerPort, String stream, String prefix, String tenant) {
+    return Map.of(
+        "LVG_DB_URL",
+        TestGateway.shared().databaseUrl(),
+        "LVG_FEED_NATS_URL",
+        "nats://127.0.0.1:" + brokerPort,
+        "LVG_FEED_NATS_STREAM",
+        stream,
+        "LVG_FEED_NATS_SUBJECT_PREFIX",
+        prefix,
+        "LVG_FEED_SINK_TENANTS",
+        tenant,
+        "LVG_FEED_SINK_POLL_MS",
+        "50");
+  }
+
   @Test
   void everyCommittedChangeIsInTheStreamOnceInTableOrderThroughABrokerOutage() throws Exception {
     String tenant = "nats-" + UUID.randomUUID().toString().substring(0, 8);
-    TestGateway gw =
-        TestGateway.dedicated(
-            Map.of(
-                "LVG_DB_URL",
-                TestGateway.shared().databaseUrl(),
-                "LVG_FEED_NATS_URL",
-                "nats://127.0.0.1:" + port,
-                "LVG_FEED_NATS_STREAM",
-                STREAM,
-                "LVG_FEED_NATS_SUBJECT_PREFIX",
-                "it.feed",
-                "LVG_FEED_SINK_TENANTS",
-                tenant,
-                "LVG_FEED_SINK_POLL_MS",
-                "50"));
+    TestGateway gw = TestGateway.dedicated(settings(port, STREAM, "it.feed", tenant));
     ExecutorService writers = Executors.newFixedThreadPool(WRITERS);
     try {
       Api owner = gw.api(gw.tenantWithKey(tenant));
@@ -154,20 +158,7 @@ class NatsSinkIT {
   void whenThePublishingGatewayStopsTheOtherTakesTheSinkOverAndNothingIsLost() throws Exception {
     String tenant = "natsha-" + UUID.randomUUID().toString().substring(0, 8);
     String stream = "LANCE_FEED_TAKEOVER";
-    Map<String, String> settings =
-        Map.of(
-            "LVG_DB_URL",
-            TestGateway.shared().databaseUrl(),
-            "LVG_FEED_NATS_URL",
-            "nats://127.0.0.1:" + port,
-            "LVG_FEED_NATS_STREAM",
-            stream,
-            "LVG_FEED_NATS_SUBJECT_PREFIX",
-            "it.takeover",
-            "LVG_FEED_SINK_TENANTS",
-            tenant,
-            "LVG_FEED_SINK_POLL_MS",
-            "50");
+    Map<String, String> settings = settings(port, stream, "it.takeover", tenant);
     TestGateway one = TestGateway.dedicated(settings);
     TestGateway two = TestGateway.dedicated(settings);
     List<TestGateway> running = new ArrayList<>(List.of(one, two));
@@ -210,17 +201,7 @@ class NatsSinkIT {
       nowhere = free.getLocalPort();
     }
     String tenant = "natsdown-" + UUID.randomUUID().toString().substring(0, 8);
-    TestGateway gw =
-        TestGateway.dedicated(
-            Map.of(
-                "LVG_DB_URL",
-                TestGateway.shared().databaseUrl(),
-                "LVG_FEED_NATS_URL",
-                "nats://127.0.0.1:" + nowhere,
-                "LVG_FEED_SINK_TENANTS",
-                tenant,
-                "LVG_FEED_SINK_POLL_MS",
-                "50"));
+    TestGateway gw = TestGateway.dedicated(settings(nowhere, "LANCE_FEED", "lance", tenant));
     try {
       Api owner = gw.api(gw.tenantWithKey(tenant));
       owner.post("/v1/namespace/ns/create", "{}").assertOk();
