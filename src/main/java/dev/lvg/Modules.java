@@ -42,7 +42,7 @@ final class Modules {
             new AdminModule(),
             feed,
             new WebhooksModule(feed)));
-    if (config.feed().sinks().nats()) {
+    if (config.feed().sinks().kafka() || config.feed().sinks().nats()) {
       modules.add(new SinksModule());
     }
     return List.copyOf(modules);

@@ -4,13 +4,19 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Where the change feed is published besides the gateway's own API, off by default. NATS JetStream
- * ({@code LVG_FEED_NATS_URL}): each event on the subject {@code <prefix>.<tenant>.<names…>} of the
- * stream {@code stream} (created when missing), authenticated by a credentials file or a token; for
- * every tenant, or for those {@code tenants} names. A sink's run looks for new events every {@code
- * pollMillis}.
+ * Where the change feed is published besides the gateway's own API, off by default. Kafka ({@code
+ * LVG_FEED_KAFKA_BOOTSTRAP_SERVERS}): each event a record of {@code kafkaTopic} keyed by tenant and
+ * object, in the CloudEvents Kafka binding's binary mode (or structured), with client properties
+ * from a file for TLS or SASL. NATS JetStream ({@code LVG_FEED_NATS_URL}): each event on the
+ * subject {@code <prefix>.<tenant>.<names…>} of the stream {@code stream} (created when missing),
+ * authenticated by a credentials file or a token; for every tenant, or for those {@code tenants}
+ * names. A sink's run looks for new events every {@code pollMillis}.
  */
 public record SinkSettings(
+    String kafkaBootstrapServers,
+    String kafkaTopic,
+    String kafkaPropertiesFile,
+    boolean kafkaStructured,
     String natsUrl,
     String natsSubjectPrefix,
     String natsStream,
@@ -18,6 +24,11 @@ public record SinkSettings(
     String natsToken,
     List<String> tenants,
     int pollMillis) {
+
+  /** Whether events are published into Kafka. */
+  public boolean kafka() {
+    return kafkaBootstrapServers != null;
+  }
 
   /** Whether events are published into NATS JetStream. */
   public boolean nats() {
@@ -34,7 +45,15 @@ public record SinkSettings(
               + prefix
               + "'");
     }
+    String mode = s.string("LVG_FEED_KAFKA_MODE", "binary");
+    if (!mode.equals("binary") && !mode.equals("structured")) {
+      throw new ConfigException("LVG_FEED_KAFKA_MODE is binary or structured, got '" + mode + "'");
+    }
     return new SinkSettings(
+        empty(s.string("LVG_FEED_KAFKA_BOOTSTRAP_SERVERS", "")),
+        s.string("LVG_FEED_KAFKA_TOPIC", "lance-feed"),
+        empty(s.string("LVG_FEED_KAFKA_PROPERTIES", "")),
+        mode.equals("structured"),
         empty(s.string("LVG_FEED_NATS_URL", "")),
         prefix,
         s.string("LVG_FEED_NATS_STREAM", "LANCE_FEED"),

@@ -6,6 +6,7 @@ import dev.lvg.feed.FeedFilter;
 import dev.lvg.feed.FeedLog;
 import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
+import dev.lvg.http.LogBudget;
 import dev.lvg.tenancy.Tenant;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -33,6 +34,7 @@ import org.slf4j.LoggerFactory;
  */
 final class FeedSink {
   private static final Logger LOG = LoggerFactory.getLogger(FeedSink.class);
+  private final LogBudget failuresLogged = new LogBudget(1);
   static final int LEASE_SECONDS = 5;
   private static final int PAGE = 1_000;
   private static final long RUN_BUDGET_MILLIS = 1_000;
@@ -83,6 +85,12 @@ final class FeedSink {
      */
     Future<Published> publish(Tenant tenant, List<ObjectNode> events);
 
+    /**
+     * Disconnects; the next {@link #ready} connects anew. Done after any publish the broker did not
+     * fully acknowledge: a NATS connection that reconnected by itself to a broker that restarted
+     * was seen to leave acknowledgements unanswered, and a Kafka producer that gave up on a batch
+     * is better made anew.
+     */
     Future<Void> close();
   }
 
@@ -152,7 +160,13 @@ final class FeedSink {
               leader.set(rows.size());
               return rows.size() == 0 ? Future.succeededFuture() : publishDue();
             })
-        .onFailure(failed -> failures.increment());
+        .onFailure(
+            failed -> {
+              failures.increment();
+              if (failuresLogged.allows(System.currentTimeMillis())) {
+                LOG.warn("sink {} cannot publish now: {}", name, failed.toString());
+              }
+            });
   }
 
   private Future<?> publishDue() {
@@ -223,6 +237,7 @@ final class FeedSink {
                             through > position ? record(tenant, through) : Future.succeededFuture();
                         if (outcome.failure() != null) {
                           failures.increment();
+                          saved = saved.compose(recorded -> publisher.close());
                           LOG.warn(
                               "sink {}: the broker did not take tenant {}'s events after position"
                                   + " {}; published again on the next run: {}",

@@ -133,20 +133,9 @@ final class NatsPublisher implements FeedSink.Publisher {
     }
   }
 
-  /**
-   * Publishes on a worker thread. After a publish the broker did not acknowledge the connection is
-   * dropped and made anew on the next run: a connection that reconnected by itself to a broker that
-   * restarted was seen to leave JetStream's acknowledgements unanswered.
-   */
   @Override
   public Future<FeedSink.Published> publish(Tenant tenant, List<ObjectNode> events) {
-    return vertx
-        .executeBlocking(() -> publishAll(tenant, events), false)
-        .compose(
-            published ->
-                published.failure() == null
-                    ? Future.succeededFuture(published)
-                    : close().map(published));
+    return vertx.executeBlocking(() -> publishAll(tenant, events), false);
   }
 
   private FeedSink.Published publishAll(Tenant tenant, List<ObjectNode> events) {

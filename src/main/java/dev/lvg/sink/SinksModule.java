@@ -8,11 +8,13 @@ import dev.lvg.platform.Platform;
 import io.vertx.core.Future;
 
 /**
- * The change feed published into brokers: a job per configured sink ({@code feed-sink-nats}) that
- * publishes what is due whenever this gateway holds the sink's lease. Serves no operation.
+ * The change feed published into brokers: a job per configured sink ({@code feed-sink-kafka},
+ * {@code feed-sink-nats}) that publishes what is due whenever this gateway holds the sink's lease.
+ * Serves no operation.
  */
 public final class SinksModule extends Feature {
   private FeedSink nats;
+  private FeedSink kafka;
 
   public SinksModule() {
     super("sinks");
@@ -21,21 +23,31 @@ public final class SinksModule extends Feature {
   @Override
   protected Future<?> started(Platform platform) {
     SinkSettings settings = platform.config().feed().sinks();
+    if (settings.kafka()) {
+      kafka = sink(platform, "kafka", new KafkaPublisher(platform.vertx(), settings));
+    }
     if (settings.nats()) {
-      nats =
-          new FeedSink(
-              "nats",
-              new NatsPublisher(platform.vertx(), settings),
-              platform.pools().writes(),
-              new FeedLog(platform.config().feed().source()),
-              settings.tenants(),
-              platform.jobs()::stopping,
-              platform.meters().registry());
-      platform
-          .jobs()
-          .every("feed-sink-nats", settings.pollMillis(), settings.pollMillis(), nats::run);
+      nats = sink(platform, "nats", new NatsPublisher(platform.vertx(), settings));
     }
     return Future.succeededFuture();
+  }
+
+  /** The sink {@code name}, publishing through {@code publisher}, run by the job feed-sink-name. */
+  private static FeedSink sink(Platform platform, String name, FeedSink.Publisher publisher) {
+    SinkSettings settings = platform.config().feed().sinks();
+    FeedSink sink =
+        new FeedSink(
+            name,
+            publisher,
+            platform.pools().writes(),
+            new FeedLog(platform.config().feed().source()),
+            settings.tenants(),
+            platform.jobs()::stopping,
+            platform.meters().registry());
+    platform
+        .jobs()
+        .every("feed-sink-" + name, settings.pollMillis(), settings.pollMillis(), sink::run);
+    return sink;
   }
 
   @Override
@@ -43,6 +55,8 @@ public final class SinksModule extends Feature {
 
   @Override
   public Future<?> stop() {
-    return nats == null ? Future.succeededFuture() : nats.close();
+    return Future.all(
+        kafka == null ? Future.succeededFuture() : kafka.close(),
+        nats == null ? Future.succeededFuture() : nats.close());
   }
 }

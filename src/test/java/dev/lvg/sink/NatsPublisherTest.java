@@ -13,7 +13,9 @@ import org.junit.jupiter.api.Test;
 class NatsPublisherTest {
   private static final NatsPublisher PUBLISHER =
       new NatsPublisher(
-          null, new SinkSettings("nats://x", "lance.feed", "S", null, null, null, 100));
+          null,
+          new SinkSettings(
+              null, "t", null, false, "nats://x", "lance.feed", "S", null, null, null, 100));
 
   @Test
   void eachNameIsOneTokenWithTheCharactersNatsGivesAMeaningEscaped() {

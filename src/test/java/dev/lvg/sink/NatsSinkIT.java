@@ -25,7 +25,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,7 +39,7 @@ import org.junit.jupiter.api.Test;
 class NatsSinkIT {
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final String STREAM = "LANCE_FEED_IT";
-  private static final int WRITERS = 8;
+  private static final int WRITERS = SinkLoad.WRITERS;
   private static final int TABLES = 200;
   private static int port;
   private static Path store;
@@ -112,22 +111,22 @@ class NatsSinkIT {
     try {
       Api owner = gw.api(gw.tenantWithKey(tenant));
       owner.post("/v1/namespace/ns/create", "{}").assertOk();
-      commit(owner, writers, 1, 2);
-      awaitStream(expected(owner).size(), 30);
+      SinkLoad.commit(owner, writers, TABLES, 1, 2);
+      awaitStream(SinkLoad.expected(owner).size(), 30);
 
       // The broker goes away for 30 s while the writers go on, then comes back.
       server.destroy();
       assertThat(server.waitFor(20, TimeUnit.SECONDS)).isTrue();
       long downAt = System.nanoTime();
-      commit(owner, writers, 3, 3);
+      SinkLoad.commit(owner, writers, TABLES, 3, 3);
       Thread.sleep(Math.max(0, 30_000 - (System.nanoTime() - downAt) / 1_000_000));
       assertThat(Metrics.scrape(gw).value("lvg_feed_sink_lag_events{sink=\"nats\"}"))
           .as("the lag while the broker is away")
           .isPositive();
       startServer();
-      commit(owner, writers, 4, 4);
+      SinkLoad.commit(owner, writers, TABLES, 4, 4);
 
-      List<String> expected = expected(owner);
+      List<String> expected = SinkLoad.expected(owner);
       assertThat(expected).hasSize(1 + TABLES * 5);
       List<MessageInfo> stored = awaitStream(expected.size(), 60);
       List<String> ids = new ArrayList<>();
@@ -221,57 +220,6 @@ class NatsSinkIT {
       assertThat(metrics.value("lvg_feed_sink_published_total{sink=\"nats\"}")).isZero();
     } finally {
       gw.gateway.close();
-    }
-  }
-
-  /**
-   * Versions {@code from} to {@code to} of every table, {@value #WRITERS} writers at once, each
-   * version sent twice (the replay answers 200 and records nothing) and once more with another
-   * manifest (409, refused); the first round declares the tables.
-   */
-  private static void commit(Api owner, ExecutorService writers, int from, int to)
-      throws Exception {
-    List<Future<?>> done = new ArrayList<>();
-    for (int w = 0; w < WRITERS; w++) {
-      int writer = w;
-      done.add(
-          writers.submit(
-              () -> {
-                for (int t = writer; t < TABLES; t += WRITERS) {
-                  String table = "/v1/table/ns%24t" + t;
-                  if (from == 1) {
-                    owner.post(table + "/declare", "{}").assertOk();
-                  }
-                  for (int v = from; v <= to; v++) {
-                    String body = Api.createBody(v, "t" + t + "/" + v);
-                    owner.post(table + "/version/create", body).assertOk();
-                    owner.post(table + "/version/create", body).assertOk();
-                    owner
-                        .post(table + "/version/create", Api.createBody(v, "t" + t + "/other"))
-                        .assertError(409, 14);
-                  }
-                }
-              }));
-    }
-    for (Future<?> one : done) {
-      one.get(120, TimeUnit.SECONDS);
-    }
-  }
-
-  /** The ids of every event of the owner's tenant, read from the gateway's own feed. */
-  private static List<String> expected(Api owner) {
-    List<String> ids = new ArrayList<>();
-    String token = "";
-    while (true) {
-      JsonNode page =
-          owner
-              .post("/v1/events", "{\"continuation-token\":\"" + token + "\",\"page-size\":1000}")
-              .assertOk();
-      page.get("events").forEach(event -> ids.add(event.get("id").asText()));
-      if (page.get("continuation-token").asText().equals(token)) {
-        return ids;
-      }
-      token = page.get("continuation-token").asText();
     }
   }
 
