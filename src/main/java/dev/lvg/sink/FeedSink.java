@@ -158,7 +158,13 @@ final class FeedSink {
         .compose(
             rows -> {
               leader.set(rows.size());
-              return rows.size() == 0 ? Future.succeededFuture() : publishDue();
+              if (rows.size() == 0) {
+                // Another gateway publishes: its gauges tell the lag, this one's would be stale.
+                lagEvents.set(0);
+                lagMillis.set(0);
+                return Future.succeededFuture();
+              }
+              return publishDue();
             })
         .onFailure(
             failed -> {
