@@ -54,9 +54,19 @@ class MonitoringIT {
                 + staging.toString().substring(1)
                 + "\",\"naming_scheme\":\"V1\"}")
         .assertOk();
-    String exported =
-        Api.send(HttpRequest.newBuilder(URI.create(gw.managementUrl + "/metrics")).GET().build())
-            .text();
+    String exported = scrape(gw);
+    // The sinks' meters exist on a gateway with a sink configured (its broker need not answer).
+    TestGateway sinking =
+        TestGateway.dedicated(
+            java.util.Map.of(
+                "LVG_DB_URL", TestGateway.shared().databaseUrl(),
+                "LVG_FEED_NATS_URL", "nats://127.0.0.1:9",
+                "LVG_FEED_KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:9"));
+    try {
+      exported += scrape(sinking);
+    } finally {
+      sinking.gateway.close();
+    }
     Set<String> missing = new TreeSet<>();
     for (String metric : named) {
       if (!Pattern.compile("(?m)^" + metric + "[{ ]").matcher(exported).find()) {
@@ -64,6 +74,11 @@ class MonitoringIT {
       }
     }
     assertThat(missing).as("metrics named in k8s/monitoring but not exported").isEmpty();
+  }
+
+  private static String scrape(TestGateway gw) {
+    return Api.send(HttpRequest.newBuilder(URI.create(gw.managementUrl + "/metrics")).GET().build())
+        .text();
   }
 
   private static Set<String> metrics(String text) {
