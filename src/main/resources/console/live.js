@@ -1,8 +1,9 @@
 // Live: commits per second and 503s per second, and the newest commits as they happen. A tenant's
 // commits come from its change feed (Server-Sent Events, from now on); its 503s from
 // GET /v1/admission. The operator sees every tenant: version creates and 503s from
-// GET /admin/v1/admission. Rates are over the last 10 seconds.
-import { call, tail } from "./api.js";
+// GET /admin/v1/admission, and each sink of the change feed (Kafka, NATS) with how far behind it
+// is, from GET /admin/v1/sinks (absent when none is configured). Rates are over the last 10 seconds.
+import { ApiError, call, tail } from "./api.js";
 import { el, failed, time } from "./view.js";
 
 const WINDOW = 10;
@@ -34,9 +35,15 @@ export function renderLive(main, who) {
   const [commitsBox, commits] = rate(who.admin ? "version creates / s (all tenants)" : "commits / s", "commits-rate");
   const [shedBox, shed] = rate(who.admin ? "503s / s (all tenants)" : "503s / s", "shed-rate");
   const list = el("tbody", { id: "live-commits" });
+  const sinks = el("tbody", { id: "live-sinks" });
+  const sinksBox = el("div", { class: "table-wrap", hidden: true }, el("table", {},
+    el("caption", {}, "Sinks of the change feed"),
+    el("thead", {}, el("tr", {}, ["Sink", "Events behind", "Published by", "Lease until"].map((c) => el("th", { scope: "col" }, c)))),
+    sinks));
   main.replaceChildren(
     el("h2", {}, who.admin ? "Live, every tenant" : `Live, tenant ${who.tenant}`),
     el("div", { class: "rates" }, commitsBox, shedBox),
+    who.admin ? sinksBox : null,
     who.admin ? el("p", {}, "The newest commits are shown per tenant: sign in with a tenant's key to see them.") : null,
     who.admin ? null : el("div", { class: "table-wrap" }, el("table", {},
       el("caption", {}, "Newest commits, as they happen"),
@@ -52,6 +59,21 @@ export function renderLive(main, who) {
       shed.textContent = shedRate(shedOf(report)).toFixed(1);
       if (who.admin) commits.textContent = createRate((report.version_creates || {}).created || 0).toFixed(1);
     } catch (failure) { failed(failure); }
+    if (who.admin && sinksBox.dataset.absent !== "true") {
+      try {
+        const described = await call("GET", "/admin/v1/sinks");
+        sinks.replaceChildren(...described.sinks.map((sink) => el("tr", {},
+          el("td", {}, sink.sink),
+          el("td", {}, String(sink.lag_events)),
+          el("td", { class: "mono" }, sink.holder || "nobody"),
+          el("td", {}, sink.lease_until ? time(sink.lease_until) : ""))));
+        sinksBox.hidden = described.sinks.length === 0;
+      } catch (failure) {
+        // No sink configured: the operation is not served, and the table stays hidden.
+        if (failure instanceof ApiError && (failure.status === 404 || failure.status === 406)) sinksBox.dataset.absent = "true";
+        else failed(failure);
+      }
+    }
     if (!who.admin) {
       const since = Date.now() - WINDOW * 1000;
       while (commitTimes.length && commitTimes[0] < since) commitTimes.shift();

@@ -41,10 +41,8 @@ final class Modules {
             new TagsModule(catalog),
             new AdminModule(),
             feed,
-            new WebhooksModule(feed)));
-    if (config.feed().sinks().kafka() || config.feed().sinks().nats()) {
-      modules.add(new SinksModule());
-    }
+            new WebhooksModule(feed),
+            new SinksModule()));
     return List.copyOf(modules);
   }
 }

@@ -144,6 +144,7 @@ class ContractValidationIT {
             "EnableWebhook",
             "ListWebhookDeadLetters",
             "DescribeAdmission",
+            "DescribeSinks",
             "DescribeOwnAdmission",
             "DescribeCaller",
             "QueryEvents",

@@ -84,6 +84,7 @@ public enum GatewayOperation {
   REVOKE_CERTIFICATE("RevokeCertificate", Contract.OWN, Right.ADMIN, null),
   LIST_AUDIT_EVENTS("ListAuditEvents", Contract.OWN, Right.ADMIN, null),
   DESCRIBE_ADMISSION("DescribeAdmission", Contract.OWN, Right.ADMIN, null),
+  DESCRIBE_SINKS("DescribeSinks", Contract.OWN, Right.ADMIN, null),
   CREATE_WEBHOOK("CreateWebhook", Contract.OWN, Right.ADMIN, null),
   LIST_WEBHOOKS("ListWebhooks", Contract.OWN, Right.ADMIN, null),
   DELETE_WEBHOOK("DeleteWebhook", Contract.OWN, Right.ADMIN, null),

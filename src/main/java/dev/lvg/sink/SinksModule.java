@@ -6,10 +6,13 @@ import dev.lvg.feed.FeedLog;
 import dev.lvg.platform.Feature;
 import dev.lvg.platform.Platform;
 import io.vertx.core.Future;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The change feed published into brokers: a job per configured sink ({@code feed-sink-kafka},
- * {@code feed-sink-nats}) that publishes what is due whenever this gateway holds the sink's lease.
+ * {@code feed-sink-nats}; none by default), and {@code GET /admin/v1/sinks} (an empty list when
+ * none is configured); each job publishes what is due whenever this gateway holds the sink's lease.
  * Serves no operation.
  */
 public final class SinksModule extends Feature {
@@ -51,7 +54,21 @@ public final class SinksModule extends Feature {
   }
 
   @Override
-  public void routes(Routes routes) {}
+  public void routes(Routes routes) {
+    SinkSettings settings = platform().config().feed().sinks();
+    List<String> sinks = new ArrayList<>();
+    if (settings.kafka()) {
+      sinks.add("kafka");
+    }
+    if (settings.nats()) {
+      sinks.add("nats");
+    }
+    new SinkRoutes(
+            platform().pools().reads(),
+            List.copyOf(sinks),
+            settings.tenants() == null ? null : settings.tenants().toArray(String[]::new))
+        .mount(routes);
+  }
 
   @Override
   public Future<?> stop() {

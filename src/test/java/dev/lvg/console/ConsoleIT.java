@@ -88,6 +88,11 @@ class ConsoleIT {
     Map<String, String> settings = new HashMap<>(issuer.gatewaySettings());
     settings.put("LVG_CONSOLE", "true");
     settings.put("LVG_ADMIN_API_KEY", ADMIN_KEY);
+    // A NATS sink whose broker never answers: the operator's live page shows it falling behind.
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+      settings.put("LVG_FEED_NATS_URL", "nats://127.0.0.1:" + free.getLocalPort());
+    }
+    settings.put("LVG_FEED_SINK_POLL_MS", "1000");
     gw = TestGateway.dedicated(settings);
     ChromeOptions options = new ChromeOptions();
     options.setBinary(CHROMIUM);
@@ -333,6 +338,20 @@ class ConsoleIT {
         .isEqualTo(tenant);
     browser.get(gw.baseUrl + "/console/#/admin/admission");
     await(By.xpath("//caption[text()='Classes']"));
+  }
+
+  @Test
+  void theOperatorSeesEachSinkOfTheChangeFeedAndHowFarBehindItIs() {
+    tableWithVersions(gw.api(tenantKey("console-sink")), "sunk", "t", 1);
+    signIn(ADMIN_KEY);
+    assertThat(who()).contains("operator");
+    browser.get(gw.baseUrl + "/console/#/live");
+    new WebDriverWait(browser, Duration.ofSeconds(10))
+        .until(ExpectedConditions.textToBePresentInElementLocated(By.id("live-sinks"), "nats"));
+    List<WebElement> cells = browser.findElements(By.cssSelector("#live-sinks tr td"));
+    assertThat(cells.get(0).getText()).isEqualTo("nats");
+    assertThat(Long.parseLong(cells.get(1).getText())).as("events behind").isPositive();
+    assertThat(cells.get(2).getText()).isNotBlank();
   }
 
   @Test

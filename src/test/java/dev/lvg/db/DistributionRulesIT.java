@@ -54,7 +54,9 @@ class DistributionRulesIT {
           "VersionAudit.RECORD",
           "rows made from the batch's arrays, each routed by its own tenant_id value",
           "FeedSink.DUE",
-          "a sink's scan of every tenant's feed head; a multi-shard read without locks");
+          "a sink's scan of every tenant's feed head; a multi-shard read without locks",
+          "SinkRoutes.STATE",
+          "a sink's lag summed over every tenant's feed head for the admin API; without locks");
 
   /** A filter or join on the tenant. */
   private static final Pattern NAMES_TENANT = Pattern.compile("(?s).*tenant_id\\s*=.*");

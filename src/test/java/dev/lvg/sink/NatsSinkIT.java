@@ -39,6 +39,7 @@ import org.junit.jupiter.api.Test;
 class NatsSinkIT {
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final String STREAM = "LANCE_FEED_IT";
+  private static final String ADMIN = "admin-" + UUID.randomUUID();
   private static final int WRITERS = SinkLoad.WRITERS;
   private static final int TABLES = 200;
   private static int port;
@@ -100,7 +101,18 @@ class NatsSinkIT {
         "LVG_FEED_SINK_TENANTS",
         tenant,
         "LVG_FEED_SINK_POLL_MS",
-        "50");
+        "50",
+        "LVG_ADMIN_API_KEY",
+        ADMIN);
+  }
+
+  /** The nats sink as {@code GET /admin/v1/sinks} describes it. */
+  private static JsonNode described(TestGateway gw) {
+    JsonNode sinks =
+        Api.call(gw.baseUrl, "GET", "/admin/v1/sinks", null, ADMIN).assertOk().get("sinks");
+    assertThat(sinks).hasSize(1);
+    assertThat(sinks.get(0).get("sink").asText()).isEqualTo("nats");
+    return sinks.get(0);
   }
 
   @Test
@@ -123,6 +135,7 @@ class NatsSinkIT {
       assertThat(Metrics.scrape(gw).value("lvg_feed_sink_lag_events{sink=\"nats\"}"))
           .as("the lag while the broker is away")
           .isPositive();
+      assertThat(described(gw).get("lag_events").asLong()).isPositive();
       startServer();
       SinkLoad.commit(owner, writers, TABLES, 4, 4);
 
@@ -147,6 +160,11 @@ class NatsSinkIT {
       assertThat(new HashSet<>(ids)).isEqualTo(Set.copyOf(expected));
       assertThat(Metrics.scrape(gw).value("lvg_feed_sink_lag_events{sink=\"nats\"}")).isZero();
       assertThat(Metrics.scrape(gw).value("lvg_feed_sink_leader{sink=\"nats\"}")).isEqualTo(1.0);
+      JsonNode sink = described(gw);
+      assertThat(sink.get("lag_events").asLong()).isZero();
+      assertThat(sink.get("holder").isTextual()).isTrue();
+      assertThat(sink.get("lease_until").asLong())
+          .isGreaterThan(System.currentTimeMillis() - 10_000);
     } finally {
       writers.shutdownNow();
       gw.gateway.close();
