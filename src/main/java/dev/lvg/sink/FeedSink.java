@@ -170,7 +170,11 @@ final class FeedSink {
             failed -> {
               failures.increment();
               if (failuresLogged.allows(System.currentTimeMillis())) {
-                LOG.warn("sink {} cannot publish now: {}", name, failed.toString());
+                LOG.warn(
+                    "sink {} cannot publish now: {}{}",
+                    name,
+                    failed.getMessage(),
+                    failed.getCause() == null ? "" : ": " + failed.getCause());
               }
             });
   }
@@ -242,16 +246,19 @@ final class FeedSink {
                         Future<Void> saved =
                             through > position ? record(tenant, through) : Future.succeededFuture();
                         if (outcome.failure() != null) {
-                          failures.increment();
-                          saved = saved.compose(recorded -> publisher.close());
-                          LOG.warn(
-                              "sink {}: the broker did not take tenant {}'s events after position"
-                                  + " {}; published again on the next run: {}",
-                              name,
-                              tenant.name(),
-                              through,
-                              outcome.failure().toString());
-                          return saved;
+                          // The run ends here (counted and logged once, by run()); the next
+                          // publishes again from the cursor, on a new connection.
+                          return saved
+                              .compose(recorded -> publisher.close())
+                              .compose(
+                                  closed ->
+                                      Future.failedFuture(
+                                          new IllegalStateException(
+                                              "the broker did not take tenant "
+                                                  + tenant.name()
+                                                  + "'s events after position "
+                                                  + through,
+                                              outcome.failure())));
                         }
                         return saved.compose(recorded -> publishFrom(tenant, through, until));
                       });
