@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * drop what they have seen); in structured mode the whole event is the value. The topic must exist
  * (checked at the first connection). The client's calls block, so they run on worker threads.
  */
-final class KafkaPublisher implements FeedSink.Publisher {
+final class KafkaPublisher implements Publisher {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaPublisher.class);
   private static final long ACK_TIMEOUT_SECONDS = 40;
 
@@ -92,11 +92,11 @@ final class KafkaPublisher implements FeedSink.Publisher {
   }
 
   @Override
-  public Future<FeedSink.Published> publish(Tenant tenant, List<ObjectNode> events) {
+  public Future<Publisher.Published> publish(Tenant tenant, List<ObjectNode> events) {
     return vertx.executeBlocking(() -> publishAll(tenant, events), false);
   }
 
-  private FeedSink.Published publishAll(Tenant tenant, List<ObjectNode> events) throws Exception {
+  private Publisher.Published publishAll(Tenant tenant, List<ObjectNode> events) throws Exception {
     List<java.util.concurrent.Future<RecordMetadata>> acks = new ArrayList<>(events.size());
     Exception refused = null;
     for (ObjectNode event : events) {
@@ -114,10 +114,10 @@ final class KafkaPublisher implements FeedSink.Publisher {
         ack.get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         acknowledged++;
       } catch (Exception e) {
-        return new FeedSink.Published(acknowledged, 0, e);
+        return new Publisher.Published(acknowledged, 0, e);
       }
     }
-    return new FeedSink.Published(acknowledged, 0, refused);
+    return new Publisher.Published(acknowledged, 0, refused);
   }
 
   /** The record of one event, in the binding's binary or structured mode. */

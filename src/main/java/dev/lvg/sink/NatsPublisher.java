@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * a two-minute duplicate window, the subjects {@code <prefix>.>}), and must take those subjects
  * when it exists. The client's calls block, so they run on worker threads.
  */
-final class NatsPublisher implements FeedSink.Publisher {
+final class NatsPublisher implements Publisher {
   private static final Logger LOG = LoggerFactory.getLogger(NatsPublisher.class);
   private static final int STREAM_NOT_FOUND = 10059;
   private static final long ACK_TIMEOUT_SECONDS = 10;
@@ -134,11 +134,11 @@ final class NatsPublisher implements FeedSink.Publisher {
   }
 
   @Override
-  public Future<FeedSink.Published> publish(Tenant tenant, List<ObjectNode> events) {
+  public Future<Publisher.Published> publish(Tenant tenant, List<ObjectNode> events) {
     return vertx.executeBlocking(() -> publishAll(tenant, events), false);
   }
 
-  private FeedSink.Published publishAll(Tenant tenant, List<ObjectNode> events) {
+  private Publisher.Published publishAll(Tenant tenant, List<ObjectNode> events) {
     Headers headers = new Headers().add("Content-Type", "application/cloudevents+json");
     List<CompletableFuture<PublishAck>> acks = new ArrayList<>(events.size());
     Throwable refused = null;
@@ -168,10 +168,10 @@ final class NatsPublisher implements FeedSink.Publisher {
           duplicates++;
         }
       } catch (Exception e) {
-        return new FeedSink.Published(acknowledged, duplicates, e);
+        return new Publisher.Published(acknowledged, duplicates, e);
       }
     }
-    return new FeedSink.Published(acknowledged, duplicates, refused);
+    return new Publisher.Published(acknowledged, duplicates, refused);
   }
 
   /** {@code <prefix>.<tenant>.<names…>} for an event, each name a token of its own. */

@@ -36,7 +36,7 @@ public final class SinksModule extends Feature {
   }
 
   /** The sink {@code name}, publishing through {@code publisher}, run by the job feed-sink-name. */
-  private static FeedSink sink(Platform platform, String name, FeedSink.Publisher publisher) {
+  private static FeedSink sink(Platform platform, String name, Publisher publisher) {
     SinkSettings settings = platform.config().feed().sinks();
     FeedSink sink =
         new FeedSink(
