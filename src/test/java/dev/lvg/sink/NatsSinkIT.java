@@ -48,6 +48,10 @@ class NatsSinkIT {
 
   @BeforeAll
   static void startBroker() throws Exception {
+    if (!onPath("nats-server")) {
+      Process install = new ProcessBuilder("bash", "chaos/nats.sh").inheritIO().start();
+      assertThat(install.waitFor()).as("chaos/nats.sh installed nats-server").isZero();
+    }
     try (ServerSocket free = new ServerSocket(0)) {
       port = free.getLocalPort();
     }
@@ -58,6 +62,15 @@ class NatsSinkIT {
   @AfterAll
   static void stopBroker() {
     server.destroy();
+  }
+
+  private static boolean onPath(String command) {
+    for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+      if (Files.isExecutable(Path.of(dir, command))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static void startServer() throws Exception {
