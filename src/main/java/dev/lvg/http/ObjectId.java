@@ -37,6 +37,14 @@ public final class ObjectId {
     return new NamespaceId(fromRequest(ctx, body));
   }
 
+  /**
+   * The table the request's path names, without reading the body (whose {@code id} the operation
+   * checks against the path when it reads the body).
+   */
+  public static TableId table(RoutingContext ctx) {
+    return TableId.of(fromPath(ctx));
+  }
+
   /** The namespace the request's path names. */
   public static NamespaceId namespace(RoutingContext ctx) {
     return new NamespaceId(fromPath(ctx));

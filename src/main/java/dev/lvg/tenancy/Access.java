@@ -42,6 +42,7 @@ public final class Access {
   private final Set<Right> tenantRights;
   private final List<Grant> grants;
   private final Node root = new Node();
+  private final Filter readFilter;
 
   private Access(Set<Right> tenantRights, List<Grant> grants) {
     this.tenantRights = tenantRights.isEmpty() ? Set.of() : Set.copyOf(tenantRights);
@@ -58,6 +59,7 @@ public final class Access {
         node.subtree = higher(node.subtree, grant.right());
       }
     }
+    this.readFilter = filterOf();
   }
 
   /**
@@ -180,6 +182,11 @@ public final class Access {
    * the whole tenant (by its scopes or a grant on it), so a query needs no filter at all.
    */
   public Filter readFilter() {
+    return readFilter;
+  }
+
+  /** {@link #readFilter}, made once with the tree: every list and feed read asks for it. */
+  private Filter filterOf() {
     if (onTenant(Right.READ) || root.subtree != null) {
       return null;
     }

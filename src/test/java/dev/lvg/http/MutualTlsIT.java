@@ -21,7 +21,6 @@ import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -58,7 +57,7 @@ class MutualTlsIT {
   @BeforeAll
   static void start() throws Exception {
     dir = Files.createTempDirectory("lvg-mtls-");
-    keytool(
+    Keytool.run(
         "-genkeypair",
         "-alias",
         "gateway",
@@ -81,14 +80,14 @@ class MutualTlsIT {
     KeyStore gateway = load("gateway");
     Files.writeString(
         dir.resolve("gateway.pem"),
-        pem("CERTIFICATE", gateway.getCertificate("gateway").getEncoded()));
+        Keytool.pem("CERTIFICATE", gateway.getCertificate("gateway").getEncoded()));
     Files.writeString(
         dir.resolve("gateway-key.pem"),
-        pem(
+        Keytool.pem(
             "PRIVATE KEY",
             ((PrivateKey) gateway.getKey("gateway", PASS.toCharArray())).getEncoded()));
     for (String ca : List.of("ca1", "ca2")) {
-      keytool(
+      Keytool.run(
           "-genkeypair",
           "-alias",
           "ca",
@@ -108,7 +107,7 @@ class MutualTlsIT {
           store(ca),
           "-storepass",
           PASS);
-      keytool(
+      Keytool.run(
           "-exportcert",
           "-rfc",
           "-alias",
@@ -299,7 +298,7 @@ class MutualTlsIT {
   /** A client key pair in {@code name}.p12 with a certificate {@code ca} signed, and its PEMs. */
   private static void client(String name, String ca, String dname, String san, String start)
       throws Exception {
-    keytool(
+    Keytool.run(
         "-genkeypair",
         "-alias",
         "client",
@@ -316,7 +315,7 @@ class MutualTlsIT {
         "-storepass",
         PASS);
     String csr = dir.resolve(name + ".csr").toString();
-    keytool(
+    Keytool.run(
         "-certreq", "-alias", "client", "-keystore", store(name), "-storepass", PASS, "-file", csr);
     List<String> sign =
         new ArrayList<>(
@@ -340,8 +339,8 @@ class MutualTlsIT {
     if (start != null) {
       sign.addAll(List.of("-startdate", start));
     }
-    keytool(sign.toArray(String[]::new));
-    keytool(
+    Keytool.run(sign.toArray(String[]::new));
+    Keytool.run(
         "-importcert",
         "-noprompt",
         "-alias",
@@ -352,7 +351,7 @@ class MutualTlsIT {
         store(name),
         "-storepass",
         PASS);
-    keytool(
+    Keytool.run(
         "-importcert",
         "-noprompt",
         "-alias",
@@ -365,29 +364,9 @@ class MutualTlsIT {
         PASS);
     Files.writeString(
         dir.resolve(name + "-key.pem"),
-        pem(
+        Keytool.pem(
             "PRIVATE KEY",
             ((PrivateKey) load(name).getKey("client", PASS.toCharArray())).getEncoded()));
-  }
-
-  private static void keytool(String... args) throws Exception {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-    command.addAll(List.of(args));
-    Process keytool = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(keytool.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(keytool.exitValue()).as(String.join(" ", args) + "\n" + out).isZero();
-  }
-
-  private static String pem(String type, byte[] der) {
-    return "-----BEGIN "
-        + type
-        + "-----\n"
-        + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
-        + "\n-----END "
-        + type
-        + "-----\n";
   }
 
   // Clients.
@@ -414,36 +393,36 @@ class MutualTlsIT {
 
   private static HttpResponse<String> send(
       SSLContext context, String method, String path, String body) throws Exception {
-    HttpClient client =
-        HttpClient.newBuilder().sslContext(context).version(HttpClient.Version.HTTP_1_1).build();
-    return client.send(
-        HttpRequest.newBuilder(URI.create("https://localhost:" + gw.gateway.apiPort() + path))
+    return request(context, gw.gateway.apiPort(), null, method, path, body);
+  }
+
+  /** An admin call on the admin listener (TLS, no client certificate asked); 200 expected. */
+  private static String admin(String method, String path, String body) throws Exception {
+    HttpResponse<String> answer =
+        request(trustingOnly, gw.gateway.adminPort(), ADMIN, method, path, body);
+    assertThat(answer.statusCode()).as(method + " " + path + ": " + answer.body()).isEqualTo(200);
+    return answer.body();
+  }
+
+  /** A request over HTTP/1.1 and TLS to {@code port}, with {@code apiKey} when not null. */
+  private static HttpResponse<String> request(
+      SSLContext context, int port, String apiKey, String method, String path, String body)
+      throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("https://localhost:" + port + path))
             .header("Content-Type", "application/json")
             .method(
                 method,
                 body == null
                     ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
-  }
-
-  /** An admin call on the admin listener (TLS, no client certificate asked); 200 expected. */
-  private static String admin(String method, String path, String body) throws Exception {
-    HttpClient client = HttpClient.newBuilder().sslContext(trustingOnly).build();
-    HttpResponse<String> answer =
-        client.send(
-            HttpRequest.newBuilder(URI.create("https://localhost:" + gw.gateway.adminPort() + path))
-                .header("x-api-key", ADMIN)
-                .header("Content-Type", "application/json")
-                .method(
-                    method,
-                    body == null
-                        ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    assertThat(answer.statusCode()).as(method + " " + path + ": " + answer.body()).isEqualTo(200);
-    return answer.body();
+                    : HttpRequest.BodyPublishers.ofString(body));
+    if (apiKey != null) {
+      request.header("x-api-key", apiKey);
+    }
+    return HttpClient.newBuilder()
+        .sslContext(context)
+        .version(HttpClient.Version.HTTP_1_1)
+        .build()
+        .send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 }

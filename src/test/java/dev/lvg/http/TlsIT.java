@@ -14,9 +14,7 @@ import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.cert.Certificate;
-import java.util.Base64;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
@@ -36,33 +34,26 @@ class TlsIT {
   static void start() throws Exception {
     Path dir = Files.createTempDirectory("lvg-tls-");
     Path store = dir.resolve("gateway.p12");
-    Process keytool =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair",
-                "-alias",
-                "gateway",
-                "-keyalg",
-                "EC",
-                "-groupname",
-                "secp256r1",
-                "-dname",
-                "CN=localhost",
-                "-ext",
-                "SAN=dns:localhost,ip:127.0.0.1",
-                "-validity",
-                "2",
-                "-storetype",
-                "PKCS12",
-                "-keystore",
-                store.toString(),
-                "-storepass",
-                "changeit")
-            .redirectErrorStream(true)
-            .start();
-    String out = new String(keytool.getInputStream().readAllBytes());
-    assertThat(keytool.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(keytool.exitValue()).as(out).isZero();
+    Keytool.run(
+        "-genkeypair",
+        "-alias",
+        "gateway",
+        "-keyalg",
+        "EC",
+        "-groupname",
+        "secp256r1",
+        "-dname",
+        "CN=localhost",
+        "-ext",
+        "SAN=dns:localhost,ip:127.0.0.1",
+        "-validity",
+        "2",
+        "-storetype",
+        "PKCS12",
+        "-keystore",
+        store.toString(),
+        "-storepass",
+        "changeit");
     KeyStore keys = KeyStore.getInstance("PKCS12");
     try (FileInputStream in = new FileInputStream(store.toFile())) {
       keys.load(in, "changeit".toCharArray());
@@ -71,8 +62,8 @@ class TlsIT {
     PrivateKey privateKey = (PrivateKey) keys.getKey("gateway", "changeit".toCharArray());
     Path cert = dir.resolve("cert.pem");
     Path keyFile = dir.resolve("key.pem");
-    Files.writeString(cert, pem("CERTIFICATE", certificate.getEncoded()));
-    Files.writeString(keyFile, pem("PRIVATE KEY", privateKey.getEncoded()));
+    Files.writeString(cert, Keytool.pem("CERTIFICATE", certificate.getEncoded()));
+    Files.writeString(keyFile, Keytool.pem("PRIVATE KEY", privateKey.getEncoded()));
 
     KeyStore trust = KeyStore.getInstance("PKCS12");
     trust.load(null, null);
@@ -95,16 +86,6 @@ class TlsIT {
   @AfterAll
   static void stop() {
     gw.gateway.close();
-  }
-
-  private static String pem(String type, byte[] der) {
-    return "-----BEGIN "
-        + type
-        + "-----\n"
-        + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der)
-        + "\n-----END "
-        + type
-        + "-----\n";
   }
 
   private static HttpResponse<String> post(HttpClient.Version version, String path, String body)
