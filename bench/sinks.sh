@@ -3,7 +3,10 @@
 # Kafka broker (KRaft, started from its Maven artifacts) and a real nats-server (Debian's package):
 #   1. record-mode commits/s under wrk with both sinks on against both off, alternating run by run;
 #   2. each sink alone started behind a backlog of events (record-mode commits made with the sinks
-#      off): events published per second until it has published every event.
+#      off): events published per second until it has published every event;
+#   3. at half of the saturation part 1 measured with the sinks off (an open loop, record mode):
+#      each sink's lag from a commit to a consumer of its broker, and the CPU a commit costs the
+#      gateway and what the brokers take, with both sinks on against both off.
 #   bench/sinks.sh [runs] [seconds] [connections] [backlog seconds]   (default: 3, 20, 64, 60)
 # Needs the machine's PostgreSQL on 127.0.0.1:5432 (user postgres), wrk and nats-server (installed
 # with apt-get when missing). Writes its section of BENCHMARKS.md.
@@ -104,6 +107,31 @@ for sink in kafka nats; do
   catchup+="| $sink | $events | $seconds | $(awk "BEGIN {printf \"%.0f\", $events / $seconds}") |"$'\n'
 done
 
+# 3. At half saturation: the lag from commit to consumer, and where the CPU goes, on against off.
+half=$(awk "BEGIN {printf \"%.0f\", ${sums[off]} / $RUNS / 2}")
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+at_half=""
+for side in off on; do
+  if [ $side = on ]; then start_gateway record "${KAFKA_ON[@]}" "${NATS_ON[@]}"; else start_gateway record; fi
+  if [ $side = on ]; then
+    (sleep "$((WARM_UP + 2))"; java -cp "$CP" dev.lvg.bench.SinkBrokers lag 127.0.0.1:$KAFKA_PORT lance-feed \
+      nats://127.0.0.1:$NATS_PORT lance "$((DURATION - 4))") >target/bench-sink-lag.txt 2>>target/bench-load.log &
+    consumer=$!
+  fi
+  kafka_before=$(ticks $kafka)
+  nats_before=$(ticks $nats)
+  line=$(load $KEY "open:$half" record)
+  brokers_cores=$(awk "BEGIN {printf \"%.2f\", ($(ticks $kafka) - $kafka_before + $(ticks $nats) - $nats_before) / 100 / ($WARM_UP + $DURATION)}")
+  lags=""
+  if [ $side = on ]; then
+    wait $consumer
+    lags=$(grep LVG-SINK-LAG target/bench-sink-lag.txt | awk '{printf "%s%s p50 %s, p99 %s, max %s ms", sep, substr($2, 6), substr($4, 5), substr($5, 5), substr($6, 5); sep = "; "}')
+  fi
+  stop_server
+  echo "at half ($half/s) sinks $side: $line brokers $brokers_cores $lags"
+  at_half+="| $side | $(field "$line" goodput/s) | $(field "$line" p99) | $(field "$line" server_cpu_ms/req) | $(field "$line" server_cores) | $(field "$line" postgres_cores) | $brokers_cores | $lags |"$'\n'
+done
+
 {
   echo "## Change feed sinks"
   echo
@@ -124,6 +152,15 @@ done
   echo "| sink | events | seconds | events/s |"
   echo "|---|---|---|---|"
   printf "%s" "$catchup"
+  echo
+  echo "At half of saturation: the open loop at $half commits/s (half the mean of the sinks-off runs above),"
+  echo "${WARM_UP} s unrecorded then ${DURATION} s recorded, a gateway of its own with both sinks off, then on;"
+  echo "the lag from each event's time (its commit's start) to its arrival at a consumer of each broker"
+  echo "(the official clients, for the recorded seconds); CPU from \`/proc\` (the brokers' over the whole run)."
+  echo
+  echo "| sinks | commits/s | p99 (ms) | gateway CPU ms/commit | gateway cores | PostgreSQL cores | brokers' cores | lag commit to consumer |"
+  echo "|---|---|---|---|---|---|---|---|"
+  printf "%s" "$at_half"
 } >"$OUT"
 publish sinks "$OUT"
 cat "$OUT"

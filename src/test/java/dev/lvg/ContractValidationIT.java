@@ -145,6 +145,8 @@ class ContractValidationIT {
             "ListWebhookDeadLetters",
             "DescribeAdmission",
             "DescribeSinks",
+            "AddSinkTenant",
+            "RemoveSinkTenant",
             "DescribeOwnAdmission",
             "DescribeCaller",
             "QueryEvents",
@@ -156,7 +158,8 @@ class ContractValidationIT {
               .replace("{key_id}", "k_1")
               .replace("{webhook_id}", "wh_1")
               .replace("{grant_id}", "g_1")
-              .replace("{role}", "readers");
+              .replace("{role}", "readers")
+              .replace("{sink}", "nats");
       Api.Response answer = Api.call(gw.baseUrl, op.method(), path, null, null);
       answer.assertError(401, 16);
     }

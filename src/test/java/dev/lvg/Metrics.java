@@ -12,8 +12,13 @@ public final class Metrics {
   }
 
   public static Metrics scrape(TestGateway gw) {
+    return scrape(gw.managementUrl);
+  }
+
+  /** A scrape of the gateway whose management listener is at {@code managementUrl}. */
+  public static Metrics scrape(String managementUrl) {
     Api.Response response =
-        Api.send(HttpRequest.newBuilder(URI.create(gw.managementUrl + "/metrics")).GET().build());
+        Api.send(HttpRequest.newBuilder(URI.create(managementUrl + "/metrics")).GET().build());
     if (response.status() != 200) {
       throw new AssertionError("metrics answered " + response.status());
     }

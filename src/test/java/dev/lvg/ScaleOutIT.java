@@ -3,8 +3,6 @@ package dev.lvg;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -13,9 +11,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,8 +25,7 @@ import org.junit.jupiter.api.Test;
 class ScaleOutIT {
   private static final int PROCESSES = 3;
   private static final int TABLES = 20;
-  private static final Pattern SERVING = Pattern.compile("serving the API on [^:]+:(\\d+)");
-  private static final List<Process> processes = new ArrayList<>();
+  private static final List<GatewayProcess> processes = new ArrayList<>();
   private static final List<Api> gateways = new ArrayList<>();
   private static TestGateway database;
 
@@ -40,26 +34,20 @@ class ScaleOutIT {
     database = TestGateway.shared();
     String tenant = "scale-" + UUID.randomUUID().toString().substring(0, 8);
     String key = "key-" + UUID.randomUUID();
-    Path jar = Path.of("target/lance-version-gateway.jar");
-    assertThat(jar).as("the packaged gateway (mvn package)").exists();
     for (int i = 0; i < PROCESSES; i++) {
-      Path log = Files.createTempFile("lvg-scale-", ".log");
-      ProcessBuilder builder =
-          new ProcessBuilder("java", "-Xmx256m", "-jar", jar.toString())
-              .redirectErrorStream(true)
-              .redirectOutput(log.toFile());
-      Map<String, String> env = builder.environment();
-      env.put("LVG_HOST", "127.0.0.1");
-      env.put("LVG_PORT", "0");
-      env.put("LVG_MANAGEMENT_PORT", "0");
-      env.put("LVG_DB_URL", database.databaseUrl());
-      env.put("LVG_MANIFEST_MODE", "record");
-      env.put("LVG_DATA_DIR", Files.createTempDirectory("lvg-scale-data-").toString());
-      env.put("LVG_BOOTSTRAP_TENANT", tenant);
-      env.put("LVG_BOOTSTRAP_API_KEY", key);
-      env.put("LVG_ADMISSION_MAX_WAIT_MS", "30000");
-      processes.add(builder.start());
-      gateways.add(new Api("http://127.0.0.1:" + awaitPort(log), key));
+      GatewayProcess process =
+          GatewayProcess.start(
+              Map.of(
+                  "LVG_DB_URL",
+                  database.databaseUrl(),
+                  "LVG_BOOTSTRAP_TENANT",
+                  tenant,
+                  "LVG_BOOTSTRAP_API_KEY",
+                  key,
+                  "LVG_ADMISSION_MAX_WAIT_MS",
+                  "30000"));
+      processes.add(process);
+      gateways.add(process.api(key));
     }
     gateways.get(0).post("/v1/namespace/s/create", "{}").assertOk();
     for (int t = 0; t < TABLES; t++) {
@@ -67,27 +55,10 @@ class ScaleOutIT {
     }
   }
 
-  private static int awaitPort(Path log) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-    while (System.nanoTime() < deadline) {
-      Matcher serving = SERVING.matcher(Files.readString(log));
-      if (serving.find()) {
-        return Integer.parseInt(serving.group(1));
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("the gateway did not start: " + Files.readString(log));
-  }
-
   @AfterAll
   static void stop() throws Exception {
-    for (Process process : processes) {
-      process.destroy();
-    }
-    for (Process process : processes) {
-      if (!process.waitFor(30, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-      }
+    for (GatewayProcess process : processes) {
+      process.stop();
     }
   }
 

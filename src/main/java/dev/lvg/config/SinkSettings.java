@@ -9,8 +9,9 @@ import java.util.List;
  * object, in the CloudEvents Kafka binding's binary mode (or structured), with client properties
  * from a file for TLS or SASL. NATS JetStream ({@code LVG_FEED_NATS_URL}): each event on the
  * subject {@code <prefix>.<tenant>.<names…>} of the stream {@code stream} (created when missing),
- * authenticated by a credentials file or a token; for every tenant, or for those {@code tenants}
- * names. A sink's run looks for new events every {@code pollMillis}.
+ * authenticated by a credentials file or a token; for every tenant, for those {@code tenants}
+ * names, or ({@code selectedTenants}, {@code LVG_FEED_SINK_TENANTS=@admin}) for those the admin API
+ * selects for each sink. A sink's run looks for new events every {@code pollMillis}.
  */
 public record SinkSettings(
     String kafkaBootstrapServers,
@@ -23,7 +24,10 @@ public record SinkSettings(
     String natsCredentials,
     String natsToken,
     List<String> tenants,
+    boolean selectedTenants,
     int pollMillis) {
+  /** The value of {@code LVG_FEED_SINK_TENANTS} that leaves the choice to the admin API. */
+  public static final String SELECTED_BY_ADMIN = "@admin";
 
   /** Whether events are published into Kafka. */
   public boolean kafka() {
@@ -59,13 +63,14 @@ public record SinkSettings(
         s.string("LVG_FEED_NATS_STREAM", "LANCE_FEED"),
         empty(s.string("LVG_FEED_NATS_CREDENTIALS", "")),
         empty(s.string("LVG_FEED_NATS_TOKEN", "")),
-        tenants.isEmpty()
+        tenants.isEmpty() || tenants.equals(SELECTED_BY_ADMIN)
             ? null
             : Arrays.stream(tenants.split(","))
                 .map(String::trim)
                 .filter(t -> !t.isEmpty())
                 .toList(),
-        s.integer("LVG_FEED_SINK_POLL_MS", 100, 10, 60_000));
+        tenants.equals(SELECTED_BY_ADMIN),
+        s.integer("LVG_FEED_SINK_POLL_MS", 50, 10, 60_000));
   }
 
   private static String empty(String value) {

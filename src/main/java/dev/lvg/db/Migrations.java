@@ -43,7 +43,8 @@ public final class Migrations {
           "V015__webhooks.sql",
           "V016__feed_keys.sql",
           "V017__grants.sql",
-          "V018__feed_sinks.sql");
+          "V018__feed_sinks.sql",
+          "V019__feed_sink_tenants.sql");
 
   private static final long LOCK_KEY = 0x4c56475f4d4947L;
 

@@ -85,6 +85,8 @@ public enum GatewayOperation {
   LIST_AUDIT_EVENTS("ListAuditEvents", Contract.OWN, Right.ADMIN, null),
   DESCRIBE_ADMISSION("DescribeAdmission", Contract.OWN, Right.ADMIN, null),
   DESCRIBE_SINKS("DescribeSinks", Contract.OWN, Right.ADMIN, null),
+  ADD_SINK_TENANT("AddSinkTenant", Contract.OWN, Right.ADMIN, null),
+  REMOVE_SINK_TENANT("RemoveSinkTenant", Contract.OWN, Right.ADMIN, null),
   CREATE_WEBHOOK("CreateWebhook", Contract.OWN, Right.ADMIN, null),
   LIST_WEBHOOKS("ListWebhooks", Contract.OWN, Right.ADMIN, null),
   DELETE_WEBHOOK("DeleteWebhook", Contract.OWN, Right.ADMIN, null),

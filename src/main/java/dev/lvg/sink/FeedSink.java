@@ -8,8 +8,6 @@ import dev.lvg.http.ApiException;
 import dev.lvg.http.ErrorCode;
 import dev.lvg.http.LogBudget;
 import dev.lvg.tenancy.Tenant;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
@@ -18,7 +16,6 @@ import io.vertx.sqlclient.Tuple;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,57 +33,23 @@ final class FeedSink {
   private static final Logger LOG = LoggerFactory.getLogger(FeedSink.class);
   private final LogBudget failuresLogged = new LogBudget(1);
   static final int LEASE_SECONDS = 5;
+
+  /** How often the holder renews its lease: well within it, and not at every run. */
+  private static final long RENEW_MILLIS = 1_000;
+
   private static final int PAGE = 1_000;
   private static final long RUN_BUDGET_MILLIS = 1_000;
-
-  /** Leases sink $1 to owner $2 for $3 seconds when free, expired or already its own. */
-  static final String LEASE =
-      """
-      INSERT INTO feed_sink_leases AS l (sink, owner, lease_until)
-      VALUES ($1, $2, now() + make_interval(secs => $3))
-      ON CONFLICT (sink) DO UPDATE SET owner = $2, lease_until = now() + make_interval(secs => $3)
-      WHERE l.owner = $2 OR l.lease_until < now()
-      RETURNING owner""";
-
-  /**
-   * The tenants (of those $2 names, or all) whose feed holds events sink $1 has not published: a
-   * read of every tenant's feed head without locks (on Citus, over every shard); a tenant the sink
-   * never published starts at the start of its retained log.
-   */
-  static final String DUE =
-      """
-      SELECT h.tenant_id, t.name, h.last_position, h.expired_through,
-             COALESCE(c.published_through, h.expired_through) AS published_through
-      FROM feed_heads h JOIN tenants t ON t.id = h.tenant_id
-      LEFT JOIN feed_sink_cursors c ON c.tenant_id = h.tenant_id AND c.sink = $1
-      WHERE h.last_position > COALESCE(c.published_through, h.expired_through)
-        AND ($2::text[] IS NULL OR t.name = ANY($2))
-      ORDER BY h.tenant_id LIMIT 1000""";
-
-  /** Tenant $1's cursor of sink $2 moved to $3 (never back, whoever writes it). */
-  static final String PUBLISHED =
-      """
-      INSERT INTO feed_sink_cursors (tenant_id, sink, published_through) VALUES ($1, $2, $3)
-      ON CONFLICT (tenant_id, sink)
-      DO UPDATE SET published_through = GREATEST(feed_sink_cursors.published_through, $3)""";
-
-  /** Gives up sink $1's lease held by $2. */
-  static final String RELEASE = "DELETE FROM feed_sink_leases WHERE sink = $1 AND owner = $2";
 
   private final String name;
   private final Publisher publisher;
   private final Pool pool;
   private final FeedLog log;
   private final String[] tenants;
+  private final boolean selectedTenants;
   private final BooleanSupplier stopping;
   private final String owner = UUID.randomUUID().toString();
-  private final Counter published;
-  private final Counter duplicates;
-  private final Counter failures;
-  private final Counter missed;
-  private final AtomicLong lagEvents = new AtomicLong();
-  private final AtomicLong lagMillis = new AtomicLong();
-  private final AtomicLong leader = new AtomicLong();
+  private final SinkMeters meters;
+  private long renewed;
 
   FeedSink(
       String name,
@@ -94,6 +57,7 @@ final class FeedSink {
       Pool pool,
       FeedLog log,
       List<String> tenants,
+      boolean selectedTenants,
       BooleanSupplier stopping,
       MeterRegistry registry) {
     this.name = name;
@@ -101,50 +65,42 @@ final class FeedSink {
     this.pool = pool;
     this.log = log;
     this.tenants = tenants == null ? null : tenants.toArray(String[]::new);
+    this.selectedTenants = selectedTenants;
     this.stopping = stopping;
-    this.published = counter(registry, "lvg_feed_sink_published", "Events the broker acknowledged");
-    this.duplicates =
-        counter(
-            registry,
-            "lvg_feed_sink_duplicates",
-            "Events published again (after a holder died) that the broker dropped by their id");
-    this.failures =
-        counter(
-            registry, "lvg_feed_sink_failures", "Publishes the broker refused or never answered");
-    this.missed =
-        counter(registry, "lvg_feed_sink_missed", "Events that expired before they were published");
-    Gauge.builder("lvg_feed_sink_lag_events", lagEvents::get)
-        .tag("sink", name)
-        .description("Events recorded and not yet published, over every tenant")
-        .register(registry);
-    Gauge.builder("lvg_feed_sink_lag_seconds", () -> lagMillis.get() / 1000.0)
-        .tag("sink", name)
-        .description("Age of the oldest event the last run published, when it was published")
-        .register(registry);
-    Gauge.builder("lvg_feed_sink_leader", leader::get)
-        .tag("sink", name)
-        .description("1 while this gateway holds the sink's lease and publishes it")
-        .register(registry);
+    this.meters = new SinkMeters(name, registry);
   }
 
-  /** One run: renews or takes the lease, then publishes what is due, for about a second at most. */
+  /**
+   * One run: takes the lease (or renews it, once a second), then publishes what is due, for about a
+   * second at most.
+   */
   Future<?> run() {
-    return pool.preparedQuery(LEASE)
-        .execute(Tuple.of(name, owner, LEASE_SECONDS))
+    long now = System.currentTimeMillis();
+    Future<Boolean> holds =
+        meters.leader.get() == 1 && now - renewed < RENEW_MILLIS
+            ? Future.succeededFuture(true)
+            : pool.preparedQuery(SinkStatements.LEASE)
+                .execute(Tuple.of(name, owner, LEASE_SECONDS))
+                .map(
+                    rows -> {
+                      renewed = now;
+                      meters.leader.set(rows.size());
+                      return rows.size() == 1;
+                    });
+    return holds
         .compose(
-            rows -> {
-              leader.set(rows.size());
-              if (rows.size() == 0) {
+            held -> {
+              if (!held) {
                 // Another gateway publishes: its gauges tell the lag, this one's would be stale.
-                lagEvents.set(0);
-                lagMillis.set(0);
+                meters.lagEvents.set(0);
+                meters.lagMillis.set(0);
                 return Future.succeededFuture();
               }
               return publishDue();
             })
         .onFailure(
             failed -> {
-              failures.increment();
+              meters.failures.increment();
               if (failuresLogged.allows(System.currentTimeMillis())) {
                 LOG.warn(
                     "sink {} cannot publish now: {}{}",
@@ -156,44 +112,55 @@ final class FeedSink {
   }
 
   private Future<?> publishDue() {
-    return pool.preparedQuery(DUE)
-        .execute(Tuple.tuple().addString(name).addArrayOfString(tenants))
+    return pool.preparedQuery(SinkStatements.DUE)
+        .execute(
+            Tuple.tuple().addString(name).addArrayOfString(tenants).addBoolean(selectedTenants))
         .compose(
             rows -> {
               long behind = 0;
               for (Row row : rows) {
                 behind += row.getLong("last_position") - row.getLong("published_through");
               }
-              lagEvents.set(behind);
+              meters.lagEvents.set(behind);
               if (rows.size() == 0) {
-                lagMillis.set(0);
+                meters.lagMillis.set(0);
                 return Future.succeededFuture();
               }
               long until = System.currentTimeMillis() + RUN_BUDGET_MILLIS;
               Future<?> done = publisher.ready();
               for (Row row : rows) {
                 Tenant tenant = new Tenant(row.getLong("tenant_id"), row.getString("name"));
+                FeedLog.Head head =
+                    new FeedLog.Head(
+                        row.getString("epoch"),
+                        row.getLong("last_position"),
+                        row.getLong("expired_through"));
                 long from = row.getLong("published_through");
-                done = done.compose(previous -> publishFrom(tenant, from, until));
+                long attempted = row.getLong("attempted_through");
+                done = done.compose(previous -> publishFrom(tenant, head, from, attempted, until));
               }
               return done;
             });
   }
 
-  /** Publishes {@code tenant}'s events after {@code position}, page by page, until caught up. */
-  private Future<Void> publishFrom(Tenant tenant, long position, long until) {
-    if (stopping.getAsBoolean() || System.currentTimeMillis() > until) {
+  /**
+   * Publishes {@code tenant}'s events after {@code position} up to {@code head}, page by page,
+   * recording before each page how far it is about to send ({@code attempted}: how far anyone sent
+   * before). What is written after that head waits for the next run: a sink that keeps up publishes
+   * a run's worth of events at once, not a few at a time.
+   */
+  private Future<Void> publishFrom(
+      Tenant tenant, FeedLog.Head head, long position, long attempted, long until) {
+    if (stopping.getAsBoolean() || System.currentTimeMillis() > until || position >= head.last()) {
       return Future.succeededFuture();
     }
-    return FeedLog.head(pool, tenant)
-        .compose(
-            head ->
-                log.page(pool, tenant, head, position, FeedFilter.ALL, PAGE)
-                    .recover(
-                        failure ->
-                            expired(failure)
-                                ? skipExpired(tenant, position, head.expiredThrough())
-                                : Future.failedFuture(failure)))
+    return log.page(pool, tenant, head, position, FeedFilter.ALL, PAGE)
+        .recover(
+            failure ->
+                expired(failure)
+                    ? FeedLog.head(pool, tenant)
+                        .compose(now -> skipExpired(tenant, position, now.expiredThrough()))
+                    : Future.failedFuture(failure))
         .compose(
             page -> {
               if (page == null) {
@@ -203,16 +170,24 @@ final class FeedSink {
               long next = page.next().position();
               if (events.isEmpty()) {
                 return next > position
-                    ? record(tenant, next).compose(saved -> publishFrom(tenant, next, until))
+                    ? record(tenant, next)
+                        .compose(saved -> publishFrom(tenant, head, next, attempted, until))
                     : Future.succeededFuture();
               }
-              lagMillis.set(ageMillis(events.get(0)));
-              return publisher
-                  .publish(tenant, events)
+              meters.lagMillis.set(ageMillis(events.get(0)));
+              long again = events.stream().filter(e -> positionOf(e) <= attempted).count();
+              meters.resent.increment(again);
+              Future<?> noted =
+                  next > attempted
+                      ? pool.preparedQuery(SinkStatements.ATTEMPTED)
+                          .execute(Tuple.of(tenant.id(), name, position, next))
+                      : Future.succeededFuture();
+              return noted
+                  .compose(sending -> publisher.publish(tenant, events))
                   .compose(
                       outcome -> {
-                        published.increment(outcome.acknowledged());
-                        duplicates.increment(outcome.duplicates());
+                        meters.published.increment(outcome.acknowledged());
+                        meters.duplicates.increment(outcome.duplicates());
                         long through =
                             outcome.acknowledged() == events.size()
                                 ? next
@@ -236,14 +211,16 @@ final class FeedSink {
                                                   + through,
                                               outcome.failure())));
                         }
-                        return saved.compose(recorded -> publishFrom(tenant, through, until));
+                        long sent = Math.max(attempted, next);
+                        return saved.compose(
+                            recorded -> publishFrom(tenant, head, through, sent, until));
                       });
             });
   }
 
   /** A tenant whose events expired before they were published: counted, and passed over. */
   private Future<FeedLog.Page> skipExpired(Tenant tenant, long position, long expiredThrough) {
-    missed.increment(Math.max(0, expiredThrough - position));
+    meters.missed.increment(Math.max(0, expiredThrough - position));
     LOG.warn(
         "sink {}: tenant {}'s events {} to {} expired before they were published",
         name,
@@ -254,12 +231,14 @@ final class FeedSink {
   }
 
   private Future<Void> record(Tenant tenant, long through) {
-    return pool.preparedQuery(PUBLISHED).execute(Tuple.of(tenant.id(), name, through)).mapEmpty();
+    return pool.preparedQuery(SinkStatements.PUBLISHED)
+        .execute(Tuple.of(tenant.id(), name, through))
+        .mapEmpty();
   }
 
   /** Gives up the lease, so that another gateway takes the sink over at once, and disconnects. */
   Future<Void> close() {
-    return pool.preparedQuery(RELEASE)
+    return pool.preparedQuery(SinkStatements.RELEASE)
         .execute(Tuple.of(name, owner))
         .transform(released -> publisher.close());
   }
@@ -275,9 +254,5 @@ final class FeedSink {
   private static long ageMillis(ObjectNode event) {
     long at = OffsetDateTime.parse(event.get("time").asText()).toInstant().toEpochMilli();
     return Math.max(0, System.currentTimeMillis() - at);
-  }
-
-  private Counter counter(MeterRegistry registry, String meter, String description) {
-    return Counter.builder(meter).tag("sink", name).description(description).register(registry);
   }
 }

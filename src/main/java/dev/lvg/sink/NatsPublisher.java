@@ -32,10 +32,11 @@ import org.slf4j.LoggerFactory;
 /**
  * NATS JetStream as a sink, through the official client: each event on the subject {@code
  * <prefix>.<tenant>.<names…>} (each part escaped, see {@link #token}), its body the structured
- * CloudEvent, and {@code Nats-Msg-Id} its event id, so that the stream's duplicate window drops an
- * event published twice. The stream is created at the first connection when missing (file storage,
- * a two-minute duplicate window, the subjects {@code <prefix>.>}), and must take those subjects
- * when it exists. The client's calls block, so they run on worker threads.
+ * CloudEvent, and {@code Nats-Msg-Id} the tenant's number and its event id ({@code <n>-<id>}: an
+ * event id is unique within its tenant), so that the stream's duplicate window drops an event
+ * published twice. The stream is created at the first connection when missing (file storage, a
+ * two-minute duplicate window, the subjects {@code <prefix>.>}), and must take those subjects when
+ * it exists. The client's calls block, so they run on worker threads.
  */
 final class NatsPublisher implements Publisher {
   private static final Logger LOG = LoggerFactory.getLogger(NatsPublisher.class);
@@ -150,7 +151,7 @@ final class NatsPublisher implements Publisher {
                 headers,
                 Json.MAPPER.writeValueAsString(event).getBytes(StandardCharsets.UTF_8),
                 PublishOptions.builder()
-                    .messageId(event.get("id").asText())
+                    .messageId(messageId(tenant, event))
                     .expectedStream(settings.natsStream())
                     .build()));
       } catch (Exception e) {
@@ -172,6 +173,11 @@ final class NatsPublisher implements Publisher {
       }
     }
     return new Publisher.Published(acknowledged, duplicates, refused);
+  }
+
+  /** The event's id in the stream's duplicate window, unique over every tenant. */
+  static String messageId(Tenant tenant, ObjectNode event) {
+    return tenant.id() + "-" + event.get("id").asText();
   }
 
   /** {@code <prefix>.<tenant>.<names…>} for an event, each name a token of its own. */

@@ -6,8 +6,6 @@ import dev.lvg.feed.FeedLog;
 import dev.lvg.platform.Feature;
 import dev.lvg.platform.Platform;
 import io.vertx.core.Future;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The change feed published into brokers: a job per configured sink ({@code feed-sink-kafka},
@@ -45,6 +43,7 @@ public final class SinksModule extends Feature {
             platform.pools().writes(),
             new FeedLog(platform.config().feed().source()),
             settings.tenants(),
+            settings.selectedTenants(),
             platform.jobs()::stopping,
             platform.meters().registry());
     platform
@@ -56,18 +55,7 @@ public final class SinksModule extends Feature {
   @Override
   public void routes(Routes routes) {
     SinkSettings settings = platform().config().feed().sinks();
-    List<String> sinks = new ArrayList<>();
-    if (settings.kafka()) {
-      sinks.add("kafka");
-    }
-    if (settings.nats()) {
-      sinks.add("nats");
-    }
-    new SinkRoutes(
-            platform().pools().reads(),
-            List.copyOf(sinks),
-            settings.tenants() == null ? null : settings.tenants().toArray(String[]::new))
-        .mount(routes);
+    new SinkRoutes(platform().pools(), SinkRoutes.configured(settings), settings).mount(routes);
   }
 
   @Override

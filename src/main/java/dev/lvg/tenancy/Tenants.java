@@ -38,6 +38,7 @@ public final class Tenants {
 
   static {
     REMOVALS.put("feed_sink_cursors", "DELETE FROM feed_sink_cursors WHERE tenant_id = $1");
+    REMOVALS.put("feed_sink_tenants", "DELETE FROM feed_sink_tenants WHERE tenant_id = $1");
     REMOVALS.put("role_members", "DELETE FROM role_members WHERE tenant_id = $1");
     REMOVALS.put("grants", "DELETE FROM grants WHERE tenant_id = $1");
     REMOVALS.put("webhook_dead_letters", "DELETE FROM webhook_dead_letters WHERE tenant_id = $1");

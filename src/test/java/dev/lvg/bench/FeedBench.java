@@ -211,7 +211,8 @@ public final class FeedBench {
     }
   }
 
-  private static long percentile(List<Long> values, double q) {
+  /** The q-quantile of {@code values} (nearest rank), -1 for none. */
+  static long percentile(List<Long> values, double q) {
     if (values.isEmpty()) {
       return -1;
     }

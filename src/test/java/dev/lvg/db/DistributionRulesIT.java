@@ -53,7 +53,7 @@ class DistributionRulesIT {
           "the PostgreSQL form, of rows this transaction inserted; DELETE_INSERTED_ONE_TENANT is Citus's",
           "VersionAudit.RECORD",
           "rows made from the batch's arrays, each routed by its own tenant_id value",
-          "FeedSink.DUE",
+          "SinkStatements.DUE",
           "a sink's scan of every tenant's feed head; a multi-shard read without locks",
           "SinkRoutes.STATE",
           "a sink's lag summed over every tenant's feed head for the admin API; without locks");

@@ -15,7 +15,7 @@ class NatsPublisherTest {
       new NatsPublisher(
           null,
           new SinkSettings(
-              null, "t", null, false, "nats://x", "lance.feed", "S", null, null, null, 100));
+              null, "t", null, false, "nats://x", "lance.feed", "S", null, null, null, false, 100));
 
   @Test
   void eachNameIsOneTokenWithTheCharactersNatsGivesAMeaningEscaped() {

@@ -7,15 +7,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lvg.Api;
 import dev.lvg.Metrics;
 import dev.lvg.TestGateway;
-import io.nats.client.Connection;
-import io.nats.client.JetStreamManagement;
-import io.nats.client.Nats;
+import dev.lvg.config.SinkSettings;
 import io.nats.client.api.MessageInfo;
-import java.io.IOException;
 import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -25,7 +19,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,61 +35,18 @@ class NatsSinkIT {
   private static final String ADMIN = "admin-" + UUID.randomUUID();
   private static final int WRITERS = SinkLoad.WRITERS;
   private static final int TABLES = 200;
+  private static NatsBroker broker;
   private static int port;
-  private static Path store;
-  private static Process server;
 
   @BeforeAll
   static void startBroker() throws Exception {
-    if (!onPath("nats-server")) {
-      Process install = new ProcessBuilder("bash", "chaos/nats.sh").inheritIO().start();
-      assertThat(install.waitFor()).as("chaos/nats.sh installed nats-server").isZero();
-    }
-    try (ServerSocket free = new ServerSocket(0)) {
-      port = free.getLocalPort();
-    }
-    store = Files.createTempDirectory(Path.of("target"), "nats-");
-    startServer();
+    broker = new NatsBroker();
+    port = broker.port();
   }
 
   @AfterAll
   static void stopBroker() {
-    server.destroy();
-  }
-
-  private static boolean onPath(String command) {
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-      if (Files.isExecutable(Path.of(dir, command))) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static void startServer() throws Exception {
-    server =
-        new ProcessBuilder(
-                "nats-server",
-                "-js",
-                "-a",
-                "127.0.0.1",
-                "-p",
-                Integer.toString(port),
-                "-sd",
-                store.toString())
-            .redirectErrorStream(true)
-            .redirectOutput(store.resolve("server.log").toFile())
-            .start();
-    long deadline = System.nanoTime() + 20_000_000_000L;
-    while (System.nanoTime() < deadline) {
-      try (Socket probe = new Socket("127.0.0.1", port)) {
-        return;
-      } catch (IOException notYet) {
-        Thread.sleep(100);
-      }
-    }
-    throw new IllegalStateException(
-        "nats-server did not listen: " + Files.readString(store.resolve("server.log")));
+    broker.close();
   }
 
   /** A gateway's settings: publishing {@code tenant}'s feed into a broker on {@code brokerPort}. */
@@ -140,8 +90,7 @@ class NatsSinkIT {
       awaitStream(SinkLoad.expected(owner).size(), 30);
 
       // The broker goes away for 30 s while the writers go on, then comes back.
-      server.destroy();
-      assertThat(server.waitFor(20, TimeUnit.SECONDS)).isTrue();
+      broker.stop();
       long downAt = System.nanoTime();
       SinkLoad.commit(owner, writers, TABLES, 3, 3);
       Thread.sleep(Math.max(0, 30_000 - (System.nanoTime() - downAt) / 1_000_000));
@@ -149,7 +98,7 @@ class NatsSinkIT {
           .as("the lag while the broker is away")
           .isPositive();
       assertThat(described(gw).get("lag_events").asLong()).isPositive();
-      startServer();
+      broker.start();
       SinkLoad.commit(owner, writers, TABLES, 4, 4);
 
       List<String> expected = SinkLoad.expected(owner);
@@ -159,8 +108,8 @@ class NatsSinkIT {
       Map<String, Long> lastBySubject = new HashMap<>();
       for (MessageInfo message : stored) {
         JsonNode event = MAPPER.readTree(message.getData());
-        String id = message.getHeaders().getFirst("Nats-Msg-Id");
-        assertThat(id).isEqualTo(event.get("id").asText());
+        String id = event.get("id").asText();
+        assertThat(message.getHeaders().getFirst("Nats-Msg-Id")).matches("[0-9]+-\\Q" + id + "\\E");
         ids.add(id);
         long position = Long.parseLong(event.get("sequence").asText());
         Long before = lastBySubject.put(message.getSubject(), position);
@@ -225,6 +174,72 @@ class NatsSinkIT {
   }
 
   @Test
+  void withTenantsSelectedThroughTheAdminApiOnlyThoseArePublished() throws Exception {
+    String suffix = UUID.randomUUID().toString().substring(0, 8);
+    String first = "natssel-a-" + suffix;
+    String second = "natssel-b-" + suffix;
+    String stream = "LANCE_FEED_SELECTED";
+    TestGateway gw =
+        TestGateway.dedicated(
+            settings(port, stream, "it.selected", SinkSettings.SELECTED_BY_ADMIN));
+    try {
+      Api one = gw.api(gw.tenantWithKey(first));
+      Api two = gw.api(gw.tenantWithKey(second));
+      for (Api owner : List.of(one, two)) {
+        owner.post("/v1/namespace/ns/create", "{}").assertOk();
+        owner.post("/v1/table/ns%24t/declare", "{}").assertOk();
+        for (int v = 1; v <= 3; v++) {
+          owner.post("/v1/table/ns%24t/version/create", Api.createBody(v, "t/" + v)).assertOk();
+        }
+      }
+      assertThat(described(gw).get("publishes").asText()).isEqualTo("selected");
+      assertThat(described(gw).get("tenants")).isEmpty();
+      assertThat(described(gw).get("lag_events").asLong()).isZero();
+
+      JsonNode selected =
+          Api.call(gw.baseUrl, "PUT", "/admin/v1/sinks/nats/tenants/" + first, null, ADMIN)
+              .assertOk();
+      assertThat(selected.get("selected").asBoolean()).isTrue();
+      List<MessageInfo> stored = awaitStream(stream, 5, 30);
+      assertThat(stored).allMatch(m -> m.getSubject().startsWith("it.selected." + first + "."));
+      assertThat(described(gw).get("tenants")).extracting(JsonNode::asText).containsExactly(first);
+
+      // Selected later, a tenant is published from the oldest event its feed keeps.
+      Api.call(gw.baseUrl, "PUT", "/admin/v1/sinks/nats/tenants/" + second, null, ADMIN).assertOk();
+      Api.call(gw.baseUrl, "PUT", "/admin/v1/sinks/nats/tenants/" + second, null, ADMIN).assertOk();
+      stored = awaitStream(stream, 10, 30);
+      assertThat(stored.subList(5, 10))
+          .allMatch(m -> m.getSubject().startsWith("it.selected." + second + "."));
+
+      JsonNode removed =
+          Api.call(gw.baseUrl, "DELETE", "/admin/v1/sinks/nats/tenants/" + first, null, ADMIN)
+              .assertOk();
+      assertThat(removed.get("selected").asBoolean()).isFalse();
+      one.post("/v1/table/ns%24t/version/create", Api.createBody(4, "t/4")).assertOk();
+      two.post("/v1/table/ns%24t/version/create", Api.createBody(4, "t/4")).assertOk();
+      stored = awaitStream(stream, 11, 30);
+      assertThat(stored.get(10).getSubject()).isEqualTo("it.selected." + second + ".ns.t");
+      Thread.sleep(1_000);
+      assertThat(awaitStream(stream, 11, 1)).hasSize(11);
+      assertThat(described(gw).get("tenants")).extracting(JsonNode::asText).containsExactly(second);
+
+      // Each change is in the tenant's audit trail, once; bad names are refused.
+      List<String> operations = new ArrayList<>();
+      Api.call(gw.baseUrl, "GET", "/admin/v1/tenants/" + second + "/audit", null, ADMIN)
+          .assertOk()
+          .get("events")
+          .forEach(event -> operations.add(event.get("operation").asText()));
+      assertThat(operations).containsOnlyOnce("AddSinkTenant");
+      Api.call(gw.baseUrl, "PUT", "/admin/v1/sinks/kinesis/tenants/" + first, null, ADMIN)
+          .assertError(400, 13);
+      Api.call(gw.baseUrl, "PUT", "/admin/v1/sinks/nats/tenants/nobody-" + suffix, null, ADMIN)
+          .assertError(404, 1);
+    } finally {
+      gw.gateway.close();
+    }
+  }
+
+  @Test
   void aSinkThatCannotPublishRaisesItsGaugesAndCommitsGoOn() throws Exception {
     int nowhere;
     try (ServerSocket free = new ServerSocket(0)) {
@@ -256,33 +271,11 @@ class NatsSinkIT {
 
   /** Every message of the stream once it holds {@code count}, read with the official client. */
   private static List<MessageInfo> awaitStream(int count, int seconds) throws Exception {
-    return awaitStream(STREAM, count, seconds);
+    return broker.awaitStream(STREAM, count, seconds);
   }
 
   private static List<MessageInfo> awaitStream(String stream, int count, int seconds)
       throws Exception {
-    try (Connection nats = Nats.connect("nats://127.0.0.1:" + port)) {
-      JetStreamManagement management = nats.jetStreamManagement();
-      long deadline = System.nanoTime() + seconds * 1_000_000_000L;
-      long stored = 0;
-      while (System.nanoTime() < deadline) {
-        try {
-          stored = management.getStreamInfo(stream).getStreamState().getMsgCount();
-        } catch (Exception notYet) {
-          stored = 0;
-        }
-        if (stored >= count) {
-          break;
-        }
-        Thread.sleep(100);
-      }
-      assertThat(stored).as("messages in the stream within %d s", seconds).isEqualTo(count);
-      long first = management.getStreamInfo(stream).getStreamState().getFirstSequence();
-      List<MessageInfo> messages = new ArrayList<>();
-      for (long sequence = first; sequence < first + stored; sequence++) {
-        messages.add(management.getMessage(stream, sequence));
-      }
-      return messages;
-    }
+    return broker.awaitStream(stream, count, seconds);
   }
 }
