@@ -4,7 +4,8 @@
 #   1. record-mode commits/s under wrk with both sinks on against both off, alternating run by run;
 #   2. each sink alone started behind a backlog of events (record-mode commits made with the sinks
 #      off): events published per second until it has published every event;
-#   3. at half of the saturation part 1 measured with the sinks off (an open loop, record mode):
+#   3. at half of the saturation part 1 measured with the sinks off (an open loop, record mode,
+#      each request a new table's first version):
 #      each sink's lag from a commit to a consumer of its broker, and the CPU a commit costs the
 #      gateway and what the brokers take, with both sinks on against both off.
 #   bench/sinks.sh [runs] [seconds] [connections] [backlog seconds]   (default: 3, 20, 64, 60)
@@ -113,15 +114,20 @@ ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 at_half=""
 for side in off on; do
   if [ $side = on ]; then start_gateway record "${KAFKA_ON[@]}" "${NATS_ON[@]}"; else start_gateway record; fi
+  rm -f target/bench-started
   if [ $side = on ]; then
-    (sleep "$((WARM_UP + 2))"; java -cp "$CP" dev.lvg.bench.SinkBrokers lag 127.0.0.1:$KAFKA_PORT lance-feed \
-      nats://127.0.0.1:$NATS_PORT lance "$((DURATION - 4))") >target/bench-sink-lag.txt 2>>target/bench-load.log &
+    # The consumers from the moment the measured run starts, for its seconds.
+    (until [ -f target/bench-started ]; do sleep 0.1; done
+      java -cp "$CP" dev.lvg.bench.SinkBrokers lag 127.0.0.1:$KAFKA_PORT lance-feed \
+        nats://127.0.0.1:$NATS_PORT lance "$((DURATION - 2))") >target/bench-sink-lag.txt 2>>target/bench-load.log &
     consumer=$!
   fi
-  kafka_before=$(ticks $kafka)
-  nats_before=$(ticks $nats)
-  line=$(load $KEY "open:$half" record)
-  brokers_cores=$(awk "BEGIN {printf \"%.2f\", ($(ticks $kafka) - $kafka_before + $(ticks $nats) - $nats_before) / 100 / ($WARM_UP + $DURATION)}")
+  # The brokers' CPU over the measured run: from its start to the load's end.
+  (until [ -f target/bench-started ]; do sleep 0.1; done
+    echo "$(ticks $kafka) $(ticks $nats) $(date +%s.%N)" >target/bench-brokers-start.txt) &
+  line=$(JAVA_PROPERTIES=-Dlvg.start.signal=target/bench-started load $KEY "open:$half" fresh)
+  read -r kafka_before nats_before started <target/bench-brokers-start.txt
+  brokers_cores=$(awk "BEGIN {printf \"%.2f\", ($(ticks $kafka) - $kafka_before + $(ticks $nats) - $nats_before) / $(getconf CLK_TCK) / ($(date +%s.%N) - $started)}")
   lags=""
   if [ $side = on ]; then
     wait $consumer
@@ -156,7 +162,7 @@ done
   echo "At half of saturation: the open loop at $half commits/s (half the mean of the sinks-off runs above),"
   echo "${WARM_UP} s unrecorded then ${DURATION} s recorded, a gateway of its own with both sinks off, then on;"
   echo "the lag from each event's time (its commit's start) to its arrival at a consumer of each broker"
-  echo "(the official clients, for the recorded seconds); CPU from \`/proc\` (the brokers' over the whole run)."
+  echo "(the official clients, for the recorded seconds); CPU from \`/proc\` over the recorded seconds."
   echo
   echo "| sinks | commits/s | p99 (ms) | gateway CPU ms/commit | gateway cores | PostgreSQL cores | brokers' cores | lag commit to consumer |"
   echo "|---|---|---|---|---|---|---|---|"

@@ -9,8 +9,8 @@ import java.util.regex.Pattern;
 
 /**
  * The packaged gateway ({@code target/lance-version-gateway.jar}, made by {@code mvn package}) in a
- * process of its own, on free ports, in record mode unless the settings say otherwise, its output
- * in a file under {@code target/}.
+ * process of its own, on free ports, in record mode unless the settings say otherwise; its output,
+ * its data and its temporary files under {@code target/}.
  */
 public record GatewayProcess(Process process, int apiPort, int managementPort, Path log) {
   private static final Pattern SERVING =
@@ -22,9 +22,11 @@ public record GatewayProcess(Process process, int apiPort, int managementPort, P
     if (!Files.exists(jar)) {
       throw new AssertionError("the packaged gateway (mvn package) is missing: " + jar);
     }
-    Path log = Files.createTempFile(Path.of("target").toAbsolutePath(), "lvg-process-", ".log");
+    Path target = Path.of("target").toAbsolutePath();
+    Path log = Files.createTempFile(target, "lvg-process-", ".log");
+    Path tmp = Files.createDirectories(target.resolve("tmp"));
     ProcessBuilder builder =
-        new ProcessBuilder("java", "-Xmx256m", "-jar", jar.toString())
+        new ProcessBuilder("java", "-Xmx256m", "-Djava.io.tmpdir=" + tmp, "-jar", jar.toString())
             .redirectErrorStream(true)
             .redirectOutput(log.toFile());
     Map<String, String> env = builder.environment();
@@ -32,7 +34,7 @@ public record GatewayProcess(Process process, int apiPort, int managementPort, P
     env.put("LVG_PORT", "0");
     env.put("LVG_MANAGEMENT_PORT", "0");
     env.put("LVG_MANIFEST_MODE", "record");
-    env.put("LVG_DATA_DIR", Files.createTempDirectory("lvg-process-data-").toString());
+    env.put("LVG_DATA_DIR", Files.createTempDirectory(target, "lvg-process-data-").toString());
     env.putAll(settings);
     Process process = builder.start();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);

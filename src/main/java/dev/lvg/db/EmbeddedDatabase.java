@@ -55,9 +55,9 @@ public final class EmbeddedDatabase implements AutoCloseable {
       throw new IllegalStateException(
           "the embedded PostgreSQL in "
               + pgData
-              + " is in use by another process (a gateway running on "
+              + " is in use by another process (a gateway already running on "
               + dataDir
-              + "?): use that gateway's admin API, or stop it first",
+              + "?): stop it first, or start this one with another LVG_DATA_DIR",
           e);
     }
   }

@@ -89,7 +89,15 @@ final class WebhookSender {
                                 response.statusCode(),
                                 retryAfter(response.getHeader("retry-after")),
                                 "HTTP " + response.statusCode())))
-        .recover(failure -> Future.succeededFuture(new Answer(0, null, failure.toString())));
+        .recover(
+            failure ->
+                Future.succeededFuture(
+                    new Answer(
+                        0,
+                        null,
+                        WebhookFailures.inWords(
+                            failure,
+                            target.url().getHost() + ":" + port(target.url())))));
   }
 
   private static int port(URI url) {

@@ -90,9 +90,17 @@ public final class ObjectId {
     return List.copyOf(names);
   }
 
+  /** Where a request keeps its path's id once read: the access check and the operation share it. */
+  private static final String PATH_ID = "lvg.path-id";
+
   /** The id in the request's path, split by its delimiter. */
   private static List<String> fromPath(RoutingContext ctx) {
-    return parse(inPath(ctx), delimiter(ctx));
+    List<String> read = ctx.get(PATH_ID);
+    if (read == null) {
+      read = parse(inPath(ctx), delimiter(ctx));
+      ctx.put(PATH_ID, read);
+    }
+    return read;
   }
 
   /**

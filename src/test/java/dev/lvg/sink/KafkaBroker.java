@@ -13,18 +13,21 @@ import org.apache.kafka.common.Uuid;
 /**
  * A single Apache Kafka broker in KRaft mode (broker and controller in one process), started from
  * its Maven artifacts (the test class path) in a JVM of its own, on free ports, its log under
- * {@code target/}; it can be stopped and started again on the same ports and data.
+ * {@code target/}; it can be stopped and started again on the same ports and data. Besides its
+ * plain listener it has one that takes SASL/PLAIN credentials ({@link #SASL_USER}).
  */
 final class KafkaBroker implements AutoCloseable {
   private final Path dir;
   private final int port;
   private final int controllerPort;
+  private final int saslPort;
   private Process process;
 
   KafkaBroker() throws Exception {
     dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "kafka-");
     port = freePort();
     controllerPort = freePort();
+    saslPort = freePort();
     Files.writeString(
         dir.resolve("server.properties"),
         String.join(
@@ -32,10 +35,28 @@ final class KafkaBroker implements AutoCloseable {
             "process.roles=broker,controller",
             "node.id=1",
             "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
-            "listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort,
-            "advertised.listeners=PLAINTEXT://127.0.0.1:" + port,
+            "listeners=PLAINTEXT://127.0.0.1:"
+                + port
+                + ",SASL_PLAINTEXT://127.0.0.1:"
+                + saslPort
+                + ",CONTROLLER://127.0.0.1:"
+                + controllerPort,
+            "advertised.listeners=PLAINTEXT://127.0.0.1:"
+                + port
+                + ",SASL_PLAINTEXT://127.0.0.1:"
+                + saslPort,
+            "inter.broker.listener.name=PLAINTEXT",
             "controller.listener.names=CONTROLLER",
-            "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+            "listener.security.protocol.map="
+                + "PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT",
+            "sasl.enabled.mechanisms=PLAIN",
+            "listener.name.sasl_plaintext.plain.sasl.jaas.config="
+                + "org.apache.kafka.common.security.plain.PlainLoginModule required"
+                + " user_"
+                + SASL_USER
+                + "=\""
+                + SASL_PASSWORD
+                + "\";",
             "log.dirs=" + dir.resolve("data"),
             "auto.create.topics.enable=false",
             "offsets.topic.replication.factor=1",
@@ -58,6 +79,16 @@ final class KafkaBroker implements AutoCloseable {
           "formatting Kafka's storage failed: " + Files.readString(dir.resolve("format.log")));
     }
     start();
+  }
+
+  /** The user and password the SASL/PLAIN listener ({@link #saslBootstrap}) takes. */
+  static final String SASL_USER = "lvg";
+
+  static final String SASL_PASSWORD = "lvg-secret";
+
+  /** The listener that asks for SASL/PLAIN credentials. */
+  String saslBootstrap() {
+    return "127.0.0.1:" + saslPort;
   }
 
   /** The bootstrap servers to give clients. */

@@ -8,6 +8,8 @@ import dev.lvg.Api;
 import dev.lvg.Metrics;
 import dev.lvg.TestGateway;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -66,19 +68,7 @@ class KafkaSinkIT {
   @Test
   void everyCommittedChangeIsThereOnceInTableOrderThroughABrokerOutage() throws Exception {
     String tenant = "kafka-" + UUID.randomUUID().toString().substring(0, 8);
-    TestGateway gw =
-        TestGateway.dedicated(
-            Map.of(
-                "LVG_DB_URL",
-                TestGateway.shared().databaseUrl(),
-                "LVG_FEED_KAFKA_BOOTSTRAP_SERVERS",
-                broker.bootstrap(),
-                "LVG_FEED_KAFKA_TOPIC",
-                TOPIC,
-                "LVG_FEED_SINK_TENANTS",
-                tenant,
-                "LVG_FEED_SINK_POLL_MS",
-                "50"));
+    TestGateway gw = TestGateway.dedicated(settings(tenant, Map.of()));
     ExecutorService writers = Executors.newFixedThreadPool(WRITERS);
     try {
       Api owner = gw.api(gw.tenantWithKey(tenant));
@@ -119,6 +109,76 @@ class KafkaSinkIT {
       writers.shutdownNow();
       gw.gateway.close();
     }
+  }
+
+  @Test
+  void aSinkTheBrokerRefusesRaisesItsGaugesAndCommitsGoOn() throws Exception {
+    Path wrong = credentials("not-" + KafkaBroker.SASL_PASSWORD);
+    for (Map<String, String> refused :
+        List.of(
+            Map.of("LVG_FEED_KAFKA_TOPIC", "no-such-topic"),
+            Map.of(
+                "LVG_FEED_KAFKA_BOOTSTRAP_SERVERS",
+                broker.saslBootstrap(),
+                "LVG_FEED_KAFKA_PROPERTIES",
+                wrong.toString()))) {
+      String tenant = "kafkano-" + UUID.randomUUID().toString().substring(0, 8);
+      TestGateway gw = TestGateway.dedicated(settings(tenant, refused));
+      try {
+        SinkLoad.commitWhileRefused(gw, gw.api(gw.tenantWithKey(tenant)), "kafka");
+      } finally {
+        gw.gateway.close();
+      }
+    }
+    // The same listener with the right password takes them.
+    String tenant = "kafkasasl-" + UUID.randomUUID().toString().substring(0, 8);
+    TestGateway gw =
+        TestGateway.dedicated(
+            settings(
+                tenant,
+                Map.of(
+                    "LVG_FEED_KAFKA_BOOTSTRAP_SERVERS",
+                    broker.saslBootstrap(),
+                    "LVG_FEED_KAFKA_PROPERTIES",
+                    credentials(KafkaBroker.SASL_PASSWORD).toString())));
+    try {
+      Api owner = gw.api(gw.tenantWithKey(tenant));
+      owner.post("/v1/namespace/ns/create", "{}").assertOk();
+      assertThat(consume(tenant, 1, 30)).hasSize(1);
+    } finally {
+      gw.gateway.close();
+    }
+  }
+
+  /** A gateway's settings: publishing {@code tenant}'s feed into the broker, then {@code more}. */
+  private static Map<String, String> settings(String tenant, Map<String, String> more) {
+    Map<String, String> settings = new HashMap<>();
+    settings.put("LVG_DB_URL", TestGateway.shared().databaseUrl());
+    settings.put("LVG_FEED_KAFKA_BOOTSTRAP_SERVERS", broker.bootstrap());
+    settings.put("LVG_FEED_KAFKA_TOPIC", TOPIC);
+    settings.put("LVG_FEED_SINK_TENANTS", tenant);
+    settings.put("LVG_FEED_SINK_POLL_MS", "50");
+    settings.putAll(more);
+    return settings;
+  }
+
+  /** A client properties file for the SASL listener, with {@code password}. */
+  private static Path credentials(String password) throws Exception {
+    Path file = Files.createTempFile(Path.of("target").toAbsolutePath(), "kafka-client-", ".properties");
+    Files.writeString(
+        file,
+        String.join(
+            "\n",
+            "security.protocol=SASL_PLAINTEXT",
+            "sasl.mechanism=PLAIN",
+            "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required"
+                + " username=\""
+                + KafkaBroker.SASL_USER
+                + "\" password=\""
+                + password
+                + "\";",
+            ""));
+    return file;
   }
 
   private static String header(ConsumerRecord<byte[], byte[]> record, String name) {

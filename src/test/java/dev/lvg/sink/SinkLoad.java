@@ -1,7 +1,11 @@
 package dev.lvg.sink;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lvg.Api;
+import dev.lvg.Metrics;
+import dev.lvg.TestGateway;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -46,6 +50,31 @@ final class SinkLoad {
     for (Future<?> one : done) {
       one.get(120, TimeUnit.SECONDS);
     }
+  }
+
+  /**
+   * Commits 102 events (a namespace, a table, 100 versions; each answered 200) through a gateway
+   * whose sink {@code sink} cannot publish, and waits until its gauges say so: every event behind,
+   * failures counted, nothing published.
+   */
+  static void commitWhileRefused(TestGateway gw, Api owner, String sink) throws Exception {
+    owner.post("/v1/namespace/ns/create", "{}").assertOk();
+    owner.post("/v1/table/ns%24t/declare", "{}").assertOk();
+    for (int v = 1; v <= 100; v++) {
+      owner.post("/v1/table/ns%24t/version/create", Api.createBody(v, "t/" + v)).assertOk();
+    }
+    String lag = "lvg_feed_sink_lag_events{sink=\"" + sink + "\"}";
+    long deadline = System.nanoTime() + 20_000_000_000L;
+    Metrics metrics = Metrics.scrape(gw);
+    while ((metrics.value(lag) < 102
+            || metrics.value("lvg_feed_sink_failures_total{sink=\"" + sink + "\"}") == 0)
+        && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+      metrics = Metrics.scrape(gw);
+    }
+    assertThat(metrics.value(lag)).isEqualTo(102.0);
+    assertThat(metrics.value("lvg_feed_sink_failures_total{sink=\"" + sink + "\"}")).isPositive();
+    assertThat(metrics.value("lvg_feed_sink_published_total{sink=\"" + sink + "\"}")).isZero();
   }
 
   /** The ids of every event of the owner's tenant, read from the gateway's own feed. */
