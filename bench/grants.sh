@@ -81,6 +81,11 @@ stop_server
 ratio=$(awk "BEGIN {printf \"%.3f\", ${sums[${CONNECTIONS}scoped]} / ${sums[${CONNECTIONS}wide]}}")
 cost=$(awk "BEGIN {printf \"%.1f\", (1 - ${sums[${CONNECTIONS}scoped]} / ${sums[${CONNECTIONS}wide]}) * 100}")
 cpu_ratio=$(awk "BEGIN {printf \"%.3f\", ${cpu[8scoped]} / ${cpu[8wide]}}")
+# The check alone, against the CPU a wide key's commit takes at 8 connections (their mean).
+check=$(java -cp "$CP" dev.lvg.bench.AccessCost "$GRANTS" | grep '^LVG-ACCESS')
+check_ns=$(field "$check" ns_per_check)
+share=$(awk "BEGIN {printf \"%.2f\", $check_ns / (${cpu[8wide]} / $RUNS * 1000000) * 100}")
+spread=$(printf "%s" "${rows[$CONNECTIONS]}" | awk -F'|' '$3 ~ /wide/ {r = $4 + 0; if (min == "" || r < min) min = r; if (r > max) max = r} END {printf "%.1f", (max - min) / min * 100}')
 {
   echo "## Rights below the tenant"
   echo
@@ -104,6 +109,11 @@ cpu_ratio=$(awk "BEGIN {printf \"%.3f\", ${cpu[8scoped]} / ${cpu[8wide]}}")
   printf "%s" "${rows[8]}"
   echo
   echo "Scoped over wide, CPU per commit summed over the runs: **$cpu_ratio**."
+  echo
+  echo "The check alone (\`AccessCost\`, test sources: the scoped key's access asked whether it may write a"
+  echo "table of the benchmark's namespace, as the check in front of \`version/create\` asks, timed in one"
+  echo "JVM): **$check_ns ns** a commit, $share% of the gateway CPU a wide key's commit took at 8 connections."
+  echo "Runs of the same (wide) key at $CONNECTIONS connections differed by up to $spread% here."
 } >"$OUT"
 publish grants "$OUT"
 cat "$OUT"
