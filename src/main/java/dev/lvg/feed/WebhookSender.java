@@ -96,8 +96,7 @@ final class WebhookSender {
                         0,
                         null,
                         WebhookFailures.inWords(
-                            failure,
-                            target.url().getHost() + ":" + port(target.url())))));
+                            failure, target.url().getHost() + ":" + port(target.url())))));
   }
 
   private static int port(URI url) {

@@ -175,8 +175,10 @@ final class FeedSink {
                     : Future.succeededFuture();
               }
               meters.lagMillis.set(ageMillis(events.get(0)));
-              long again = events.stream().filter(e -> positionOf(e) <= attempted).count();
-              meters.resent.increment(again);
+              if (attempted > position) {
+                meters.resent.increment(
+                    events.stream().filter(e -> positionOf(e) <= attempted).count());
+              }
               Future<?> noted =
                   next > attempted
                       ? pool.preparedQuery(SinkStatements.ATTEMPTED)

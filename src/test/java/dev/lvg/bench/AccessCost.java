@@ -11,10 +11,10 @@ import java.util.Set;
 /**
  * What the check a scoped key's commit adds costs on its own, for {@code bench/grants.sh}: the
  * access of a key whose role holds {@code GRANTS} grants made as the script makes them (one of them
- * writing namespace {@code bench}), asked whether it may write tables of {@code bench}, as the check
- * in front of {@code version/create} asks (the path's id, already read for the operation, made a
- * table id, then the right looked up). Warms up, then times {@code ROUNDS} rounds of a second;
- * prints {@code LVG-ACCESS grants=... ns_per_check=<median round>}.
+ * writing namespace {@code bench}), asked whether it may write tables of {@code bench}, as the
+ * check in front of {@code version/create} asks (the path's id, already read for the operation,
+ * made a table id, then the right looked up). Warms up, then times {@code ROUNDS} rounds of a
+ * second; prints {@code LVG-ACCESS grants=... ns_per_check=<median round>}.
  *
  * <pre>AccessCost [grants] [rounds]</pre>
  */

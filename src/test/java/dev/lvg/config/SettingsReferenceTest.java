@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every setting the code reads is where an operator looks for it: in the settings reference
- * (docs/configuration.md), and, unless the reference says it is read from the environment only,
- * in conf/gateway.properties and in the Kubernetes ConfigMap's file (the same file, byte for
- * byte); and neither file holds a setting the code does not read.
+ * (docs/configuration.md), and, unless the reference says it is read from the environment only, in
+ * conf/gateway.properties and in the Kubernetes ConfigMap's file (the same file, byte for byte);
+ * and neither file holds a setting the code does not read.
  */
 class SettingsReferenceTest {
   private static final Pattern NAME = Pattern.compile("\"(LVG_[A-Z0-9_]+)\"");
@@ -66,7 +66,9 @@ class SettingsReferenceTest {
       }
     }
     for (String name : read) {
-      assertThat(reference).as("docs/configuration.md documents %s", name).contains("`" + name + "`");
+      assertThat(reference)
+          .as("docs/configuration.md documents %s", name)
+          .contains("`" + name + "`");
     }
     Set<String> inFiles = new TreeSet<>(read);
     inFiles.removeAll(environmentOnly);

@@ -164,7 +164,8 @@ class KafkaSinkIT {
 
   /** A client properties file for the SASL listener, with {@code password}. */
   private static Path credentials(String password) throws Exception {
-    Path file = Files.createTempFile(Path.of("target").toAbsolutePath(), "kafka-client-", ".properties");
+    Path file =
+        Files.createTempFile(Path.of("target").toAbsolutePath(), "kafka-client-", ".properties");
     Files.writeString(
         file,
         String.join(
