@@ -27,19 +27,19 @@ import java.util.List;
  */
 record SinkRoutes(Pools pools, List<String> sinks, SinkSettings settings) {
   /**
-   * For sink $1: the events not yet published over every tenant it publishes (see {@link
-   * SinkStatements#PUBLISHES}), and its lease; a read of every tenant's feed head without locks (on
-   * Citus, over every shard).
+   * For sink $1: the events not yet published over every tenant it publishes (as {@link
+   * SinkStatements#DUE} chooses them), its lease and the tenants selected for it; a read of every
+   * tenant's feed head without locks (on Citus, over every shard).
    */
   static final String STATE =
       """
       SELECT COALESCE((SELECT sum(h.last_position - COALESCE(c.published_through, h.expired_through))
                        FROM feed_heads h JOIN tenants t ON t.id = h.tenant_id
                        LEFT JOIN feed_sink_cursors c ON c.tenant_id = h.tenant_id AND c.sink = $1
-                       WHERE """
-          + SinkStatements.PUBLISHES
-          + """
-      ), 0)::bigint AS lag,
+                       WHERE ($2::text[] IS NULL OR t.name = ANY($2))
+                         AND (NOT $3::boolean OR EXISTS (
+                               SELECT 1 FROM feed_sink_tenants s
+                               WHERE s.tenant_id = h.tenant_id AND s.sink = $1))), 0)::bigint AS lag,
              l.owner, (extract(epoch FROM l.lease_until) * 1000)::bigint AS lease_until,
              (SELECT array_agg(t.name ORDER BY t.name) FROM feed_sink_tenants s
               JOIN tenants t ON t.id = s.tenant_id WHERE s.sink = $1) AS selected

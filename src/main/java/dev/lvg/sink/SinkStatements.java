@@ -14,17 +14,8 @@ final class SinkStatements {
       RETURNING owner""";
 
   /**
-   * Whether sink $1 publishes tenant {@code t} (its feed head {@code h}): every tenant, those named
-   * in $2, or ($3) those the admin API selected for it.
-   */
-  static final String PUBLISHES =
-      """
-      ($2::text[] IS NULL OR t.name = ANY($2))
-        AND (NOT $3::boolean OR EXISTS (SELECT 1 FROM feed_sink_tenants s
-                                        WHERE s.tenant_id = h.tenant_id AND s.sink = $1))""";
-
-  /**
-   * The tenants sink $1 publishes ({@link #PUBLISHES}) whose feed holds events it has not
+   * The tenants sink $1 publishes (every tenant, those named in $2, or ($3) those the admin API
+   * selected for it; {@link SinkRoutes#STATE} asks the same) whose feed holds events it has not
    * published: a read of every tenant's feed head without locks (on Citus, over every shard); a
    * tenant the sink never published starts at the start of its retained log. Each row carries the
    * feed's head as {@link dev.lvg.feed.FeedLog#head} reads it, so that the run reads its pages up
@@ -39,10 +30,9 @@ final class SinkStatements {
       FROM feed_heads h JOIN tenants t ON t.id = h.tenant_id
       LEFT JOIN feed_sink_cursors c ON c.tenant_id = h.tenant_id AND c.sink = $1
       WHERE h.last_position > COALESCE(c.published_through, h.expired_through)
-        AND """
-          + PUBLISHES
-          + """
-
+        AND ($2::text[] IS NULL OR t.name = ANY($2))
+        AND (NOT $3::boolean OR EXISTS (SELECT 1 FROM feed_sink_tenants s
+                                        WHERE s.tenant_id = h.tenant_id AND s.sink = $1))
       ORDER BY h.tenant_id LIMIT 1000""";
 
   /** Tenant $1's cursor of sink $2 moved to $3 (never back, whoever writes it). */

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
@@ -34,7 +35,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * Renders both overlays in {@code k8s/} with {@code kubectl kustomize} (offline) and reads every
+ * Renders the overlays in {@code k8s/} with {@code kubectl kustomize} (offline) and reads every
  * object into the typed Kubernetes model (fabric8): ports and probe paths match the gateway's,
  * every {@code LVG_} name is a setting the gateway knows, and the pods run as a non-root user on a
  * read-only root file system with every capability dropped.
@@ -51,6 +52,7 @@ class KubernetesManifestsTest {
           "PodDisruptionBudget", PodDisruptionBudget.class,
           "NetworkPolicy", NetworkPolicy.class,
           "ServiceMonitor", ServiceMonitor.class,
+          "PersistentVolumeClaim", PersistentVolumeClaim.class,
           "Secret", Secret.class);
 
   private static List<HasMetadata> render(String overlay) throws Exception {
@@ -185,7 +187,13 @@ class KubernetesManifestsTest {
         .extracting(port -> port.getPort().getIntVal())
         .containsExactlyInAnyOrder(5432, 443, 53, 53);
 
-    ServiceMonitor monitor = one(objects, ServiceMonitor.class);
+    // The ServiceMonitor's kind exists only with the Prometheus operator: a component, added by
+    // the shared-monitored overlay, and nothing else differs.
+    assertThat(objects).noneMatch(ServiceMonitor.class::isInstance);
+    List<HasMetadata> monitored = render("shared-monitored");
+    assertThat(monitored).hasSize(objects.size() + 1);
+    ServiceMonitor monitor = one(monitored, ServiceMonitor.class);
+    assertThat(podLabels).containsAllEntriesOf(monitor.getSpec().getSelector().getMatchLabels());
     assertThat(monitor.getSpec().getEndpoints())
         .singleElement()
         .satisfies(
@@ -217,6 +225,17 @@ class KubernetesManifestsTest {
       assertThat(container.getVolumeMounts())
           .anyMatch(m -> m.getName().equals("tables") && root.equals("file://" + m.getMountPath()));
     }
+    // The table volume's claim is defined beside the pod that mounts it.
+    String claim =
+        pod.getVolumes().stream()
+            .filter(v -> v.getName().equals("tables"))
+            .findFirst()
+            .orElseThrow()
+            .getPersistentVolumeClaim()
+            .getClaimName();
+    PersistentVolumeClaim defined = one(objects, PersistentVolumeClaim.class);
+    assertThat(defined.getMetadata().getName()).isEqualTo(claim);
+    assertThat(defined.getSpec().getAccessModes()).containsExactly("ReadWriteOnce");
   }
 
   @Test
