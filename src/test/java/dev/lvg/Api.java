@@ -121,6 +121,12 @@ public final class Api {
   /** {@code method} on {@code baseUrl + path} with a JSON body (or none) and, if given, a key. */
   public static Response call(
       String baseUrl, String method, String path, String body, String apiKey) {
+    return send(request(baseUrl, method, path, body, apiKey));
+  }
+
+  /** The request {@link #call} sends: a JSON body (or none), a key if given, a 60 s timeout. */
+  public static HttpRequest request(
+      String baseUrl, String method, String path, String body, String apiKey) {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(baseUrl + path))
             .timeout(Duration.ofSeconds(60))
@@ -133,7 +139,7 @@ public final class Api {
     if (apiKey != null) {
       request.header("x-api-key", apiKey);
     }
-    return send(request.build());
+    return request.build();
   }
 
   public static Response send(HttpRequest request) {

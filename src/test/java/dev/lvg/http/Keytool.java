@@ -24,6 +24,34 @@ final class Keytool {
     assertThat(keytool.exitValue()).as(String.join(" ", args) + "\n" + out).isZero();
   }
 
+  /**
+   * A key pair and self-signed certificate for the gateway (EC P-256, {@code CN=localhost}, valid
+   * for localhost and 127.0.0.1 for two days) in the PKCS12 store {@code store}, alias {@code
+   * gateway}.
+   */
+  static void gatewayCertificate(String store, String password) throws Exception {
+    run(
+        "-genkeypair",
+        "-alias",
+        "gateway",
+        "-keyalg",
+        "EC",
+        "-groupname",
+        "secp256r1",
+        "-dname",
+        "CN=localhost",
+        "-ext",
+        "SAN=dns:localhost,ip:127.0.0.1",
+        "-validity",
+        "2",
+        "-storetype",
+        "PKCS12",
+        "-keystore",
+        store,
+        "-storepass",
+        password);
+  }
+
   /** {@code der} as a PEM block of {@code type} (CERTIFICATE, PRIVATE KEY). */
   static String pem(String type, byte[] der) {
     return "-----BEGIN "

@@ -5,13 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lvg.Api;
 import dev.lvg.TestGateway;
 import dev.lvg.tenancy.ClientCertificates;
 import java.io.FileInputStream;
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -57,26 +56,7 @@ class MutualTlsIT {
   @BeforeAll
   static void start() throws Exception {
     dir = Files.createTempDirectory("lvg-mtls-");
-    Keytool.run(
-        "-genkeypair",
-        "-alias",
-        "gateway",
-        "-keyalg",
-        "EC",
-        "-groupname",
-        "secp256r1",
-        "-dname",
-        "CN=localhost",
-        "-ext",
-        "SAN=dns:localhost,ip:127.0.0.1",
-        "-validity",
-        "2",
-        "-storetype",
-        "PKCS12",
-        "-keystore",
-        store("gateway"),
-        "-storepass",
-        PASS);
+    Keytool.gatewayCertificate(store("gateway"), PASS);
     KeyStore gateway = load("gateway");
     Files.writeString(
         dir.resolve("gateway.pem"),
@@ -408,21 +388,12 @@ class MutualTlsIT {
   private static HttpResponse<String> request(
       SSLContext context, int port, String apiKey, String method, String path, String body)
       throws Exception {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create("https://localhost:" + port + path))
-            .header("Content-Type", "application/json")
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body));
-    if (apiKey != null) {
-      request.header("x-api-key", apiKey);
-    }
     return HttpClient.newBuilder()
         .sslContext(context)
         .version(HttpClient.Version.HTTP_1_1)
         .build()
-        .send(request.build(), HttpResponse.BodyHandlers.ofString());
+        .send(
+            Api.request("https://localhost:" + port, method, path, body, apiKey),
+            HttpResponse.BodyHandlers.ofString());
   }
 }

@@ -34,26 +34,7 @@ class TlsIT {
   static void start() throws Exception {
     Path dir = Files.createTempDirectory("lvg-tls-");
     Path store = dir.resolve("gateway.p12");
-    Keytool.run(
-        "-genkeypair",
-        "-alias",
-        "gateway",
-        "-keyalg",
-        "EC",
-        "-groupname",
-        "secp256r1",
-        "-dname",
-        "CN=localhost",
-        "-ext",
-        "SAN=dns:localhost,ip:127.0.0.1",
-        "-validity",
-        "2",
-        "-storetype",
-        "PKCS12",
-        "-keystore",
-        store.toString(),
-        "-storepass",
-        "changeit");
+    Keytool.gatewayCertificate(store.toString(), "changeit");
     KeyStore keys = KeyStore.getInstance("PKCS12");
     try (FileInputStream in = new FileInputStream(store.toFile())) {
       keys.load(in, "changeit".toCharArray());
